@@ -1,0 +1,32 @@
+"""nothanks_lab: No Thanks! for classroom probability lessons, Binder exploration and bot labs.
+
+>>> import nothanks_lab as nt
+>>> nt.card_points([8, 13, 14, 15, 17]), nt.score([27, 28, 29, 30], 2)
+(38, 25)
+"""
+
+from . import bots
+from .engine import Action, Event, Game, IllegalActionError
+from .play import GameResult, MatchResult, PolicyError, play_game, play_match
+from .rules import Rules, card_points, runs, score
+from .view import PlayerView
+
+__all__ = [
+    "Action",
+    "Event",
+    "Game",
+    "GameResult",
+    "IllegalActionError",
+    "MatchResult",
+    "PlayerView",
+    "PolicyError",
+    "Rules",
+    "bots",
+    "card_points",
+    "play_game",
+    "play_match",
+    "runs",
+    "score",
+]
+
+__version__ = "0.1.0"

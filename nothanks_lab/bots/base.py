@@ -1,0 +1,183 @@
+"""What a bot is: the policy protocol, declared parameters, and the registry behind `make_bot`.
+
+A policy is any object with ``act(view) -> Action``. The bots of this package also declare
+their parameters (`Param`: name, default, range, one-line meaning) so that notebooks and
+widgets can build sliders from them, validate them at construction (`ValueError` naming the
+parameter and its allowed range), and explain a decision (`explain(view)`) for the play UI's
+hints. A bot that needs randomness owns a `numpy.random.Generator` seeded at construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+
+from ..engine import Action
+from ..view import PlayerView
+
+__all__ = [
+    "Bot",
+    "Param",
+    "Policy",
+    "available_bots",
+    "bot_class",
+    "make_bot",
+    "register",
+]
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything that chooses a move from what its seat may know."""
+
+    def act(self, view: PlayerView) -> Action:
+        """Choose a legal move for ``view.seat``."""
+        ...
+
+
+@dataclass(frozen=True)
+class Param:
+    """A declared, tunable bot parameter."""
+
+    name: str
+    """Keyword argument of the bot's constructor."""
+    default: float | int | bool
+    """Value used when the parameter is not given."""
+    low: float | int | bool
+    """Smallest allowed value (for a slider's left end)."""
+    high: float | int | bool
+    """Largest allowed value (for a slider's right end)."""
+    doc: str
+    """One line on what it changes."""
+    kind: type = float
+    """`int`, `float` or `bool`."""
+
+    def check(self, value: Any, owner: str) -> Any:
+        """Return `value` converted to `kind`, or raise `ValueError` naming the allowed range."""
+        if self.kind is bool:
+            if not isinstance(value, bool | np.bool_):
+                raise ValueError(f"{owner}: {self.name} must be True or False; got {value!r}")
+            return bool(value)
+        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+            raise ValueError(f"{owner}: {self.name} must be a number; got {value!r}")
+        if self.kind is int and int(value) != value:
+            raise ValueError(f"{owner}: {self.name} must be a whole number; got {value!r}")
+        if not (self.low <= value <= self.high) or value != value:
+            raise ValueError(
+                f"{owner}: {self.name}={value!r} is outside its allowed range "
+                f"[{self.low}, {self.high}] ({self.doc})"
+            )
+        return self.kind(value)
+
+
+class Bot:
+    """Base of the package's bots: declared parameters, validation, a readable repr.
+
+    Subclasses list their parameters in `PARAMS` and implement `act`; they read their
+    (validated) parameters as attributes of the same name.
+    """
+
+    PARAMS: ClassVar[tuple[Param, ...]] = ()
+    #: Name in the registry (set by `register`).
+    registry_name: ClassVar[str] = ""
+
+    def __init__(self, **params: Any) -> None:
+        owner = type(self).__name__
+        known = {p.name: p for p in self.PARAMS}
+        unknown = sorted(set(params) - set(known) - {"seed"})
+        if unknown:
+            allowed = ", ".join(known) or "none"
+            raise ValueError(f"{owner} has no parameter {', '.join(unknown)}; allowed: {allowed}")
+        values = {n: p.check(params.get(n, p.default), owner) for n, p in known.items()}
+        for n, v in values.items():
+            setattr(self, n, v)
+        self._params = values
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The bot's parameter values."""
+        return dict(self._params)
+
+    @property
+    def name(self) -> str:
+        """Short name with parameters, for tables and logs."""
+        inner = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                          for k, v in self._params.items())
+        return f"{type(self).__name__}({inner})"
+
+    def act(self, view: PlayerView) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def explain(self, view: PlayerView) -> dict[str, Any]:
+        """The numbers behind the decision in `view` (subclasses add their own)."""
+        return {"action": self.act(view)}
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class RandomizedBot(Bot):
+    """A bot that owns a seeded `numpy.random.Generator` (never the global one)."""
+
+    def __init__(self, *, seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+                 **params: Any) -> None:
+        super().__init__(**params)
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+
+_REGISTRY: dict[str, Callable[..., Any]] = {}
+B = TypeVar("B", bound=type)
+
+
+def register(name: str) -> Callable[[B], B]:
+    """Class decorator: make a bot buildable as ``make_bot(name, **params)``."""
+
+    def deco(cls: B) -> B:
+        if name in _REGISTRY:
+            raise ValueError(f"a bot named {name!r} is already registered")
+        _REGISTRY[name] = cls
+        cls.registry_name = name  # type: ignore[attr-defined]
+        return cls
+
+    return deco
+
+
+def register_factory(name: str, factory: Callable[..., Any]) -> None:
+    """Register a named factory (e.g. ``"best"``) that builds a configured bot."""
+    if name in _REGISTRY:
+        raise ValueError(f"a bot named {name!r} is already registered")
+    _REGISTRY[name] = factory
+
+
+def available_bots() -> tuple[str, ...]:
+    """Names `make_bot` accepts."""
+    return tuple(sorted(_REGISTRY))
+
+
+def bot_class(name: str) -> Callable[..., Any]:
+    """The class or factory registered under `name`."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown bot {name!r}; available: {', '.join(available_bots())}"
+        ) from None
+
+
+def make_bot(name: str, **params: Any) -> Policy:
+    """Build a registered bot by name.
+
+    >>> make_bot("marginal", threshold=4)
+    MarginalCostBot(threshold=4)
+    """
+    return bot_class(name)(**params)
+
+
+def params_of(bot_or_name: Any) -> Mapping[str, Param]:
+    """Declared parameters of a bot, its class, or a registered name."""
+    target = bot_class(bot_or_name) if isinstance(bot_or_name, str) else bot_or_name
+    return {p.name: p for p in getattr(target, "PARAMS", ())}

@@ -1,0 +1,131 @@
+"""The one definition of how a round of No Thanks! moves: state record and transitions.
+
+A batch of rounds is a `State`, a small record of arrays with one row per round (a single
+`Game` is a batch of one). Every transition is a plain function of that record and a round
+index, written in the subset of Python that numba compiles. The readable engine
+(:class:`nothanks_lab.engine.Game`) calls these functions as ordinary Python; the many-game
+simulator (:mod:`nothanks_lab.simulate`) compiles the very same functions with ``numba.njit``.
+There is no second copy of the rules to drift apart, and a differential test still plays the
+same deals through both paths to prove it.
+
+Hands are bit masks: bit ``c`` of ``hands[g, p]`` is set when seat ``p`` of round ``g`` holds
+card ``c``. That makes "do I hold 27 and 29?" one AND and keeps scoring branch-light.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "State",
+    "active_card",
+    "can_pass",
+    "card_points_mask",
+    "is_over",
+    "marginal_points",
+    "mask_of",
+    "new_state",
+    "step",
+]
+
+
+class State(NamedTuple):
+    """A batch of rounds in progress (``B`` rounds, ``P`` seats, ``N`` in-play cards)."""
+
+    deck: np.ndarray
+    """int[B, N]: the in-play cards in the order they are turned face up."""
+    turned: np.ndarray
+    """int[B]: index into ``deck`` of the active card; ``N`` once the round is over."""
+    player: np.ndarray
+    """int[B]: the seat to act."""
+    pot: np.ndarray
+    """int[B]: chips lying on the active card."""
+    chips: np.ndarray
+    """int[B, P]: chips in front of each seat."""
+    hands: np.ndarray
+    """int64[B, P]: cards each seat holds, as bit masks."""
+
+
+def new_state(decks: np.ndarray, n_players: int, starting_chips: int, first_player: int) -> State:
+    """Fresh rounds: the first card of each deck face up, `first_player` to act."""
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    b = decks.shape[0]
+    return State(
+        deck=decks,
+        turned=np.zeros(b, dtype=np.int64),
+        player=np.full(b, first_player, dtype=np.int64),
+        pot=np.zeros(b, dtype=np.int64),
+        chips=np.full((b, n_players), starting_chips, dtype=np.int64),
+        hands=np.zeros((b, n_players), dtype=np.int64),
+    )
+
+
+def is_over(s: State, g: int) -> bool:
+    """The round ends when the last in-play card has been taken."""
+    return s.turned[g] >= s.deck.shape[1]
+
+
+def active_card(s: State, g: int) -> int:
+    """The face-up card to decide on (only meaningful while the round is not over)."""
+    return s.deck[g, s.turned[g]]
+
+
+def can_pass(s: State, g: int) -> bool:
+    """Passing costs a chip, so a seat with none must take."""
+    return s.chips[g, s.player[g]] > 0
+
+
+def step(s: State, g: int, take: bool) -> None:
+    """Apply one legal move to round `g` in place.
+
+    Taking moves the card and its chips to the taker, turns the next card face up, and the
+    taker acts again. Passing puts a chip on the card and hands the turn to the next seat.
+    Legality (round not over, a chip to pay with) is the caller's to check.
+    """
+    p = s.player[g]
+    if take:
+        s.hands[g, p] |= np.int64(1) << s.deck[g, s.turned[g]]
+        s.chips[g, p] += s.pot[g]
+        s.pot[g] = 0
+        s.turned[g] += 1  # next card face up; the same seat acts again
+    else:
+        s.chips[g, p] -= 1
+        s.pot[g] += 1
+        s.player[g] = (p + 1) % s.chips.shape[1]
+
+
+def mask_of(cards: tuple[int, ...] | list[int]) -> int:
+    """Bit mask of a collection of cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def card_points_mask(mask: int) -> int:
+    """Card points of a hand given as a bit mask: the sum of the lowest card of each run."""
+    starts = mask & ~(mask << 1)  # a card whose predecessor is absent starts a run
+    total = 0
+    c = 0
+    while starts != 0:
+        if starts & 1:
+            total += c
+        starts >>= 1
+        c += 1
+    return total
+
+
+def marginal_points(mask: int, card: int) -> int:
+    """Change in card points if `card` joins the hand `mask` (not already in it).
+
+    A card alone adds its value; one extending a run downward from above adds nothing;
+    one placed just below a run replaces that run's lowest card (``-1``); one filling a
+    one-card gap merges two runs and removes the upper run's lowest card.
+    """
+    below = (mask >> (card - 1)) & 1
+    above = (mask >> (card + 1)) & 1
+    if below:
+        return -(card + 1) if above else 0
+    return -1 if above else card

@@ -1,0 +1,197 @@
+"""Playing whole rounds and matches with policies: `play_game`, `play_match`.
+
+Each seat's policy is asked for a move with that seat's `PlayerView` only. A policy that
+raises or answers with something other than a legal `Action` stops the round with a
+`PolicyError` naming the bot and the view it was shown, never a silent wrong result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine import Action, Event, Game, SeedLike
+from .rules import Rules
+from .view import PlayerView
+
+__all__ = ["GameResult", "MatchResult", "PolicyError", "play_game", "play_match", "policy_name"]
+
+
+class PolicyError(ValueError):
+    """A policy raised, or returned something other than a legal move."""
+
+    def __init__(self, message: str, *, policy: object, view: PlayerView) -> None:
+        super().__init__(message)
+        self.policy = policy
+        self.view = view
+
+
+def policy_name(policy: object) -> str:
+    """A readable name for a policy (its ``name`` if it has one)."""
+    name = getattr(policy, "name", None)
+    return name if isinstance(name, str) else type(policy).__name__
+
+
+def check_policies(policies: Sequence[object]) -> list[object]:
+    """Return `policies` as a list, or raise `ValueError` for one without ``act``."""
+    policies = list(policies)
+    for i, p in enumerate(policies):
+        if not callable(getattr(p, "act", None)):
+            raise ValueError(
+                f"seat {i}: {policy_name(p)} is not a policy (it needs an act(view) method)"
+            )
+    return policies
+
+
+def ask(policy: object, view: PlayerView, legal: Sequence[Action]) -> Action:
+    """Ask `policy` for a move in `view`; `PolicyError` if it fails or answers illegally."""
+    try:
+        action = policy.act(view)  # type: ignore[attr-defined]
+    except Exception as e:
+        raise PolicyError(
+            f"{policy_name(policy)} (seat {view.seat}) raised {type(e).__name__}: {e} "
+            f"when shown {view}",
+            policy=policy,
+            view=view,
+        ) from e
+    if not isinstance(action, Action) or action not in legal:
+        raise PolicyError(
+            f"{policy_name(policy)} (seat {view.seat}) answered {action!r}; legal moves are "
+            f"{[a.name for a in legal]}; it was shown {view}",
+            policy=policy,
+            view=view,
+        )
+    return action
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one round."""
+
+    scores: tuple[int, ...]
+    """Final score per seat (lowest wins)."""
+    card_points: tuple[int, ...]
+    """Card points per seat."""
+    chips: tuple[int, ...]
+    """Chips per seat at the end."""
+    hands: tuple[tuple[int, ...], ...]
+    """Cards per seat at the end."""
+    winners: tuple[int, ...]
+    """Every seat with the lowest score."""
+    removed: tuple[int, ...]
+    """The cards that were set aside (revealed after the round)."""
+    history: tuple[Event, ...]
+    """Every move, in order."""
+    first_player: int
+    """The seat that acted first."""
+
+    @classmethod
+    def of(cls, game: Game) -> GameResult:
+        """The result of a finished `game`."""
+        return cls(
+            scores=game.scores(),
+            card_points=game.card_points(),
+            chips=game.chips,
+            hands=game.hands,
+            winners=game.winners(),
+            removed=game.removed_cards(),
+            history=game.history,
+            first_player=game.first_player,
+        )
+
+
+def play_game(
+    policies: Sequence[object],
+    *,
+    rules: Rules | None = None,
+    seed: SeedLike = None,
+    deck: Iterable[int] | None = None,
+    first_player: int = 0,
+) -> GameResult:
+    """Play one round, seat ``i`` moved by ``policies[i]``.
+
+    >>> from nothanks_lab.bots import MarginalCostBot
+    >>> r = play_game([MarginalCostBot(5)] * 3, seed=7)
+    >>> len(r.scores), sum(len(h) for h in r.hands)
+    (3, 24)
+    """
+    policies = check_policies(policies)
+    game = Game(len(policies), rules=rules, seed=seed, deck=deck, first_player=first_player)
+    while not game.is_over:
+        seat = game.current_player
+        view = game.view(seat)
+        game.step(ask(policies[seat], view, game.legal_actions()))
+    return GameResult.of(game)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The outcome of a match of several rounds."""
+
+    round_scores: np.ndarray
+    """int[rounds, seats]: each round's scores."""
+    games: tuple[GameResult, ...]
+    """Each round in full."""
+
+    @property
+    def totals(self) -> np.ndarray:
+        """int[seats]: cumulative score per seat."""
+        return self.round_scores.sum(axis=0)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every seat with the lowest total (ties are shared)."""
+        t = self.totals
+        return tuple(int(i) for i in np.flatnonzero(t == t.min()))
+
+    def _repr_html_(self) -> str:
+        from .render import match_html
+
+        return match_html(self)
+
+
+def play_match(
+    policies: Sequence[object],
+    *,
+    rounds: int = 4,
+    seed: SeedLike = None,
+    rules: Rules | None = None,
+    first_player: int = 0,
+) -> MatchResult:
+    """Play `rounds` rounds with cumulative scores; each round starts one seat further on.
+
+    The deals come from ``SeedSequence(seed)``, one child per round, so a match is fully
+    reproducible from its seed (bots draw from their own seeded generators).
+
+    >>> from nothanks_lab.bots import MarginalCostBot
+    >>> m = play_match([MarginalCostBot(t) for t in (0, 5, 10)], rounds=2, seed=3)
+    >>> m.round_scores.shape, [g.first_player for g in m.games]
+    ((2, 3), [0, 1])
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int | np.integer) or rounds < 1:
+        raise ValueError(f"rounds must be a whole number >= 1; got {rounds!r}")
+    policies = check_policies(policies)
+    n = len(policies)
+    Game(n, rules=rules, deck=None, seed=0, first_player=first_player)  # validate the setup
+    seeds = _seed_sequence(seed).spawn(int(rounds))
+    games = tuple(
+        play_game(
+            policies,
+            rules=rules,
+            seed=np.random.default_rng(s),
+            first_player=(first_player + r) % n,
+        )
+        for r, s in enumerate(seeds)
+    )
+    return MatchResult(round_scores=np.array([g.scores for g in games], dtype=np.int64), games=games)
+
+
+def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(2**63)))
+    return np.random.SeedSequence(seed)
+

@@ -1,0 +1,171 @@
+"""The rule set of No Thanks! and the scoring of a hand.
+
+`Rules` is the one place a variant is described: a lesson that wants a smaller deck, fewer
+cards removed or other chip counts builds a different `Rules` value; no other code path changes.
+Scoring is defined here on plain lists of cards, as a person would count it; the bit-mask
+versions used by the engine live in :mod:`nothanks_lab.core` and are tested against these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["Rules", "card_points", "runs", "score"]
+
+#: The engine stores a hand as a 64-bit mask, so no card may exceed this value.
+MAX_CARD = 62
+
+_STANDARD_CHIPS: tuple[tuple[int, int], ...] = ((3, 11), (4, 11), (5, 11), (6, 9), (7, 7))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A rule set; the default is the standard game.
+
+    >>> r = Rules()
+    >>> r.n_cards, r.n_in_play, r.starting_chips(5), r.starting_chips(7)
+    (33, 24, 11, 7)
+    >>> Rules(low_card=1, high_card=10, n_removed=2).n_in_play
+    8
+    """
+
+    low_card: int = 3
+    """Lowest card of the deck."""
+    high_card: int = 35
+    """Highest card of the deck."""
+    n_removed: int = 9
+    """Cards set aside face down, unseen, before each round."""
+    chips: tuple[tuple[int, int], ...] = field(default=_STANDARD_CHIPS)
+    """Starting chips as ``(number of players, chips each)`` pairs; also fixes the allowed
+    player counts."""
+
+    def __post_init__(self) -> None:
+        for name in ("low_card", "high_card", "n_removed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"Rules.{name} must be an int, got {value!r}")
+        if not 1 <= self.low_card < self.high_card <= MAX_CARD:
+            raise ValueError(
+                f"cards must satisfy 1 <= low_card < high_card <= {MAX_CARD}; "
+                f"got low_card={self.low_card}, high_card={self.high_card}"
+            )
+        if not 0 <= self.n_removed < self.n_cards:
+            raise ValueError(
+                f"n_removed must be between 0 and {self.n_cards - 1} for a deck of "
+                f"{self.n_cards} cards; got {self.n_removed}"
+            )
+        table = tuple((int(n), int(c)) for n, c in self.chips)
+        if not table:
+            raise ValueError("Rules.chips must name at least one player count")
+        counts = [n for n, _ in table]
+        if len(set(counts)) != len(counts):
+            raise ValueError(f"Rules.chips names a player count twice: {counts}")
+        for n, c in table:
+            if n < 2:
+                raise ValueError(f"a game needs at least 2 players; Rules.chips has {n}")
+            if c < 0:
+                raise ValueError(f"starting chips cannot be negative; {n} players get {c}")
+        object.__setattr__(self, "chips", tuple(sorted(table)))
+
+    @property
+    def n_cards(self) -> int:
+        """Cards in the box: ``high_card - low_card + 1``."""
+        return self.high_card - self.low_card + 1
+
+    @property
+    def n_in_play(self) -> int:
+        """Cards turned face up in a round (the draw deck)."""
+        return self.n_cards - self.n_removed
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Every card of the box, ascending."""
+        return tuple(range(self.low_card, self.high_card + 1))
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts this rule set allows."""
+        return tuple(n for n, _ in self.chips)
+
+    def starting_chips(self, n_players: int) -> int:
+        """Chips each player starts with; `ValueError` for a player count the rules lack."""
+        for n, c in self.chips:
+            if n == n_players:
+                return c
+        raise ValueError(
+            f"{n_players!r} players is not allowed by these rules; "
+            f"allowed player counts: {', '.join(map(str, self.player_counts))}"
+        )
+
+    def check_cards(self, cards: Iterable[int], what: str = "cards") -> tuple[int, ...]:
+        """Return `cards` as a tuple of ints, or raise `ValueError` naming the bad ones."""
+        out = []
+        for c in cards:
+            if isinstance(c, bool) or not _is_int(c):
+                raise ValueError(f"{what} must be whole numbers; got {c!r}")
+            out.append(int(c))
+        bad = sorted({c for c in out if not self.low_card <= c <= self.high_card})
+        if bad:
+            raise ValueError(
+                f"{what} contain {bad}, outside the deck {self.low_card}..{self.high_card}"
+            )
+        return tuple(out)
+
+
+def _is_int(x: object) -> bool:
+    try:
+        return int(x) == x  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return False
+
+
+def _as_hand(cards: Iterable[int]) -> list[int]:
+    hand = []
+    for c in cards:
+        if isinstance(c, bool) or not _is_int(c):
+            raise ValueError(f"a hand holds whole-numbered cards; got {c!r}")
+        hand.append(int(c))
+    if len(set(hand)) != len(hand):
+        dupes = sorted({c for c in hand if hand.count(c) > 1})
+        raise ValueError(f"a hand holds each card at most once; {dupes} appear twice")
+    return sorted(hand)
+
+
+def runs(cards: Iterable[int]) -> list[tuple[int, ...]]:
+    """Maximal runs of consecutive cards, ascending.
+
+    >>> runs([17, 8, 14, 13, 15])
+    [(8,), (13, 14, 15), (17,)]
+    >>> runs([])
+    []
+    """
+    out: list[list[int]] = []
+    for c in _as_hand(cards):
+        if out and out[-1][-1] == c - 1:
+            out[-1].append(c)
+        else:
+            out.append([c])
+    return [tuple(r) for r in out]
+
+
+def card_points(cards: Iterable[int]) -> int:
+    """Points of a hand: each run scores only its lowest card.
+
+    >>> card_points([8, 13, 14, 15, 17])
+    38
+    >>> card_points([27, 28, 29, 30])
+    27
+    """
+    return sum(r[0] for r in runs(cards))
+
+
+def score(cards: Sequence[int] | Iterable[int], chips: int) -> int:
+    """Final score of a hand and its chips (lowest wins): card points minus chips.
+
+    >>> score([8, 13, 14, 15, 17], 13)
+    25
+    """
+    if isinstance(chips, bool) or not _is_int(chips) or chips < 0:
+        raise ValueError(f"chips must be a whole number >= 0; got {chips!r}")
+    return card_points(cards) - int(chips)
