@@ -84,7 +84,9 @@ def check_seat(seat: object, n_players: int, what: str = "seat") -> int:
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
         raise ValueError(f"{what} must be an int in 0..{n_players - 1}; got {seat!r}")
     if not 0 <= seat < n_players:
-        raise ValueError(f"{what} must be in 0..{n_players - 1} for {n_players} players; got {seat}")
+        raise ValueError(
+            f"{what} must be in 0..{n_players - 1} for {n_players} players; got {seat}"
+        )
     return int(seat)
 
 
@@ -222,9 +224,7 @@ class Game:
     def step(self, action: Action) -> None:
         """Play `action` for the current player; `IllegalActionError` leaves the round unchanged."""
         if not isinstance(action, Action):
-            raise IllegalActionError(
-                f"a move must be Action.TAKE or Action.PASS; got {action!r}"
-            )
+            raise IllegalActionError(f"a move must be Action.TAKE or Action.PASS; got {action!r}")
         legal = self.legal_actions()
         if action not in legal:
             if not legal:
@@ -281,8 +281,7 @@ class Game:
             expected = (game.current_player, game.active_card, game.pot)
             if (e.seat, e.card, e.pot) != expected:
                 raise ValueError(
-                    f"event {i} ({e}) does not fit the round: expected seat, card, pot "
-                    f"{expected}"
+                    f"event {i} ({e}) does not fit the round: expected seat, card, pot {expected}"
                 )
             game.step(e.action)
         return game
@@ -332,4 +331,3 @@ class Game:
         from .render import game_html
 
         return game_html(self)
-

@@ -185,7 +185,9 @@ def play_match(
         )
         for r, s in enumerate(seeds)
     )
-    return MatchResult(round_scores=np.array([g.scores for g in games], dtype=np.int64), games=games)
+    return MatchResult(
+        round_scores=np.array([g.scores for g in games], dtype=np.int64), games=games
+    )
 
 
 def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
@@ -194,4 +196,3 @@ def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     if isinstance(seed, np.random.Generator):
         return np.random.SeedSequence(int(seed.integers(2**63)))
     return np.random.SeedSequence(seed)
-

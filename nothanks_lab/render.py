@@ -78,16 +78,18 @@ def _header(active_card: int | None, pot: int, cards_left: int) -> str:
     )
 
 
-def view_html(view: PlayerView, names: Sequence[str] | None = None,
-              hide_chips: bool = False) -> str:
+def view_html(
+    view: PlayerView, names: Sequence[str] | None = None, hide_chips: bool = False
+) -> str:
     """The table as `view.seat` sees it; `hide_chips` shows opponents' chips as "?"."""
-    names = names or [f"Seat {i}" + (" (you)" if i == view.seat else "")
-                      for i in range(view.n_players)]
-    chips = [str(c) if (i == view.seat or not hide_chips) else "?"
-             for i, c in enumerate(view.chips)]
-    return (
-        _header(view.active_card, view.pot, view.cards_left)
-        + _table(view.hands, chips, names, view.current_player)
+    names = names or [
+        f"Seat {i}" + (" (you)" if i == view.seat else "") for i in range(view.n_players)
+    ]
+    chips = [
+        str(c) if (i == view.seat or not hide_chips) else "?" for i, c in enumerate(view.chips)
+    ]
+    return _header(view.active_card, view.pot, view.cards_left) + _table(
+        view.hands, chips, names, view.current_player
     )
 
 
@@ -118,6 +120,9 @@ def match_html(match: MatchResult, names: Sequence[str] | None = None) -> str:
         f"<tr><td>{r + 1}</td>" + "".join(f"<td>{v}</td>" for v in row) + "</tr>"
         for r, row in enumerate(match.round_scores.tolist())
     )
-    total = "<tr><td><b>total</b></td>" + "".join(
-        f"<td><b>{v}</b></td>" for v in match.totals.tolist()) + "</tr>"
+    total = (
+        "<tr><td><b>total</b></td>"
+        + "".join(f"<td><b>{v}</b></td>" for v in match.totals.tolist())
+        + "</tr>"
+    )
     return f"<table>{head}{rows}{total}</table>"

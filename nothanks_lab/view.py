@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from .core import mask_of
 from .rules import Rules, card_points
 
 __all__ = ["PlayerView"]
@@ -74,6 +75,11 @@ class PlayerView:
     def unseen_cards(self) -> tuple[int, ...]:
         """Cards not yet seen: each is either face down in the deck or removed."""
         return tuple(c for c in self.rules.cards if c not in self.seen_cards)
+
+    @cached_property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Every seat's hand as a bit mask (bit c set = holds card c), as the engine stores it."""
+        return tuple(mask_of(h) for h in self.hands)
 
     @property
     def n_unseen_in_play(self) -> int:

@@ -3,7 +3,17 @@
 ``make_bot(name, **params)`` builds any registered bot; ``available_bots()`` lists the names.
 """
 
-from .base import Bot, Param, Policy, available_bots, bot_class, make_bot, params_of, register
+from .base import (
+    Bot,
+    Param,
+    Policy,
+    available_bots,
+    bot_class,
+    decision_args,
+    make_bot,
+    params_of,
+    register,
+)
 from .simple import MarginalCostBot, RandomBot
 
 __all__ = [
@@ -14,6 +24,7 @@ __all__ = [
     "RandomBot",
     "available_bots",
     "bot_class",
+    "decision_args",
     "make_bot",
     "params_of",
     "register",

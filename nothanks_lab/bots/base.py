@@ -24,6 +24,7 @@ __all__ = [
     "Policy",
     "available_bots",
     "bot_class",
+    "decision_args",
     "make_bot",
     "register",
 ]
@@ -104,8 +105,9 @@ class Bot:
     @property
     def name(self) -> str:
         """Short name with parameters, for tables and logs."""
-        inner = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                          for k, v in self._params.items())
+        inner = ", ".join(
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self._params.items()
+        )
         return f"{type(self).__name__}({inner})"
 
     def act(self, view: PlayerView) -> Action:  # pragma: no cover - abstract
@@ -122,11 +124,32 @@ class Bot:
 class RandomizedBot(Bot):
     """A bot that owns a seeded `numpy.random.Generator` (never the global one)."""
 
-    def __init__(self, *, seed: int | np.random.Generator | np.random.SeedSequence | None = None,
-                 **params: Any) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+        **params: Any,
+    ) -> None:
         super().__init__(**params)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+
+
+def decision_args(view: PlayerView) -> tuple[int, int, int, np.ndarray, np.ndarray, int]:
+    """Public facts of `view` in the form the shared decision functions take.
+
+    ``(card, pot, seat, hands int64[P] bit masks, chips int64[P], cards_left)``: the same
+    arguments the simulator's compiled kernel passes from its state, so a bot's ``act`` and
+    its fast path run one decision function.
+    """
+    return (
+        int(view.active_card),  # type: ignore[arg-type]
+        view.pot,
+        view.seat,
+        np.array(view.hand_masks, dtype=np.int64),
+        np.array(view.chips, dtype=np.int64),
+        view.cards_left,
+    )
 
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
@@ -137,7 +160,8 @@ def register(name: str) -> Callable[[B], B]:
     """Class decorator: make a bot buildable as ``make_bot(name, **params)``."""
 
     def deco(cls: B) -> B:
-        if name in _REGISTRY:
+        old = _REGISTRY.get(name)
+        if old is not None and getattr(old, "__qualname__", None) != cls.__qualname__:
             raise ValueError(f"a bot named {name!r} is already registered")
         _REGISTRY[name] = cls
         cls.registry_name = name  # type: ignore[attr-defined]

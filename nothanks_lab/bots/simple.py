@@ -4,12 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import mask_of, marginal_points
+import numpy as np
+
+from ..core import marginal_points
 from ..engine import Action
 from ..view import PlayerView
-from .base import Bot, Param, RandomizedBot, register
+from .base import Bot, Param, RandomizedBot, decision_args, register
 
 __all__ = ["MarginalCostBot", "RandomBot"]
+
+
+def marginal_decide(
+    params: np.ndarray,
+    card: int,
+    pot: int,
+    seat: int,
+    hands: np.ndarray,
+    chips: np.ndarray,
+    cards_left: int,
+) -> bool:
+    """The marginal-cost rule on public facts (numba-compilable; ``params = [threshold]``).
+
+    Called as plain Python by `MarginalCostBot.act` and compiled by the simulator: one
+    definition of the decision. The forced take at zero chips is the caller's.
+    """
+    return marginal_points(hands[seat], card) - pot <= params[0]
 
 
 @register("random")
@@ -42,21 +61,25 @@ class MarginalCostBot(Bot):
     3
     """
 
-    PARAMS = (
-        Param("threshold", 10, -40, 40, "take when card cost minus pot is at most this"),
-    )
+    PARAMS = (Param("threshold", 10, -40, 40, "take when card cost minus pot is at most this"),)
+    #: Decision function shared with the simulator's compiled fast path.
+    FAST_DECIDE = staticmethod(marginal_decide)
 
     def __init__(self, threshold: float = 10, **params: Any) -> None:
         super().__init__(threshold=threshold, **params)
 
+    def fast_params(self) -> np.ndarray:
+        """Parameters of `marginal_decide`, for the simulator's compiled fast path."""
+        return np.array([self.threshold], dtype=np.float64)
+
     def act(self, view: PlayerView) -> Action:
         if not view.can_pass:
             return Action.TAKE
-        cost = marginal_points(mask_of(view.my_hand), view.active_card)  # type: ignore[arg-type]
-        return Action.TAKE if cost - view.pot <= self.threshold else Action.PASS
+        take = marginal_decide(self.fast_params(), *decision_args(view))
+        return Action.TAKE if take else Action.PASS
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
-        cost = marginal_points(mask_of(view.my_hand), view.active_card)  # type: ignore[arg-type]
+        cost = marginal_points(view.hand_masks[view.seat], view.active_card)  # type: ignore[arg-type]
         return {
             "action": self.act(view),
             "card": view.active_card,
