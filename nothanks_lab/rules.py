@@ -44,7 +44,7 @@ class Rules:
         for name in ("low_card", "high_card", "n_removed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Rules.{name} must be an int, got {value!r}")
+                raise ValueError(f"Rules.{name} must be a whole number (int); got {value!r}")
         if not 1 <= self.low_card < self.high_card <= MAX_CARD:
             raise ValueError(
                 f"cards must satisfy 1 <= low_card < high_card <= {MAX_CARD}; "
@@ -55,7 +55,7 @@ class Rules:
                 f"n_removed must be between 0 and {self.n_cards - 1} for a deck of "
                 f"{self.n_cards} cards; got {self.n_removed}"
             )
-        table = tuple((int(n), int(c)) for n, c in self.chips)
+        table = tuple(_chip_entry(entry) for entry in self.chips)
         if not table:
             raise ValueError("Rules.chips must name at least one player count")
         counts = [n for n, _ in table]
@@ -111,6 +111,20 @@ class Rules:
                 f"{what} contain {bad}, outside the deck {self.low_card}..{self.high_card}"
             )
         return tuple(out)
+
+
+def _chip_entry(entry: object) -> tuple[int, int]:
+    """One ``(number of players, chips each)`` pair of `Rules.chips` as ints, or `ValueError`."""
+    try:
+        n, c = entry  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"Rules.chips must hold (number of players, chips each) pairs; got {entry!r}"
+        ) from None
+    for x in (n, c):
+        if isinstance(x, bool) or not _is_int(x):
+            raise ValueError(f"Rules.chips entries must be whole numbers; got {entry!r}")
+    return int(n), int(c)
 
 
 def _is_int(x: object) -> bool:
