@@ -1,0 +1,798 @@
+"""Notebook widgets: play a round against bots (`PlayTable`) and explore chances and bots.
+
+Each UI is a plain class that owns its ipywidgets, wires them with ``observe(...,
+names="value")`` and ``on_click``, shows itself through its root box (``_repr_mimebundle_``),
+and routes every callback error to an ``Output`` widget shown in the UI instead of losing it.
+The widgets hold no rules: moves go through `Game`, bots see only their `PlayerView`, scores
+and winners come from the engine, and HTML comes from :mod:`nothanks_lab.render` or the pure
+functions below. Bots move one at a time after a short delay scheduled on the kernel's asyncio
+loop (a ``threading.Timer`` outside a kernel); ``bot_delay=0`` moves them at once and
+``bot_delay=None`` waits for explicit `PlayTable.advance` calls, so tests never sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+from typing import Any, TypeVar
+
+import ipywidgets as W
+import numpy as np
+
+from .bots import available_bots, bot_class, make_bot, params_of
+from .bots.base import Param, RandomizedBot
+from .engine import Action, Event, Game, IllegalActionError, check_seat
+from .play import GameResult, MatchResult, PolicyError, ask, policy_name
+from .render import card_html, hand_html, match_html
+from .rules import Rules, runs
+from .view import PlayerView
+
+__all__ = [
+    "BotLab",
+    "BotPicker",
+    "ChipValueExplorer",
+    "PlayTable",
+    "ProbabilityExplorer",
+    "final_scores_html",
+    "hints_html",
+    "seats_html",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: A bot for one seat: a registered name, ``(name, params)``, or any policy object.
+BotSpec = str | tuple[str, Mapping[str, Any]] | Any
+
+
+def default_bot_name() -> str:
+    """The registry name the tables seat by default: ``"best"`` once it exists."""
+    names = available_bots()
+    return "best" if "best" in names else "marginal"
+
+
+def _fresh_seed() -> int:
+    """A new small seed from OS entropy (never the global generator), easy to retype."""
+    return int(np.random.SeedSequence().entropy % 1_000_000)
+
+
+class _ErrorPanel:
+    """An ``Output`` widget that collects callback errors, plus a decorator that routes them."""
+
+    def __init__(self) -> None:
+        self.output = W.Output(layout=W.Layout(max_height="12em", overflow="auto"))
+        self.messages: list[str] = []
+
+    def report(self, exc: BaseException) -> None:
+        """Show `exc` (a one-line summary, then the traceback) in the panel."""
+        summary = f"{type(exc).__name__}: {exc}"
+        self.messages.append(summary)
+        tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        self.output.append_stderr(f"Error: {summary}\n{tb}\n")
+
+    def clear(self) -> None:
+        """Forget shown errors."""
+        self.messages.clear()
+        self.output.outputs = ()
+
+    def guard(self, fn: F) -> F:
+        """Wrap a callback so that any exception it raises is shown here, not swallowed."""
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                self.report(exc)
+                return None
+
+        return wrapper  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- bot pickers
+def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
+    """A slider (or checkbox) for a declared bot parameter, spanning its allowed range."""
+    value = param.default if value is None else value
+    style = {"description_width": "7em"}
+    if param.kind is bool:
+        return W.Checkbox(value=bool(value), description=param.name, tooltip=param.doc)
+    if param.kind is int:
+        return W.IntSlider(
+            value=int(value),
+            min=int(param.low),
+            max=int(param.high),
+            description=param.name,
+            tooltip=param.doc,
+            continuous_update=False,
+            style=style,
+        )
+    return W.FloatSlider(
+        value=float(value),
+        min=float(param.low),
+        max=float(param.high),
+        step=(float(param.high) - float(param.low)) / 100 or 0.01,
+        description=param.name,
+        tooltip=param.doc,
+        continuous_update=False,
+        style=style,
+    )
+
+
+class BotPicker:
+    """One seat's bot: a dropdown of registered bots and sliders for its declared parameters.
+
+    A policy object given as `custom` is offered as an extra choice (``"custom: <name>"``).
+    """
+
+    CUSTOM = "custom"
+
+    def __init__(
+        self,
+        label: str,
+        spec: BotSpec | None = None,
+    ) -> None:
+        names = list(available_bots())
+        self.custom: Any = None
+        params: Mapping[str, Any] = {}
+        if spec is None:
+            name = default_bot_name()
+        elif isinstance(spec, str):
+            name = spec
+        elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+            name, params = spec[0], dict(spec[1])
+        elif callable(getattr(spec, "act", None)):
+            self.custom, name = spec, self.CUSTOM
+        else:
+            raise ValueError(
+                f"{label}: a bot is a registered name, (name, params) or an object with "
+                f"act(view); got {spec!r}"
+            )
+        if name != self.CUSTOM:
+            bot_class(name)  # ValueError naming the available bots
+            known = params_of(name)
+            unknown = sorted(set(params) - set(known))
+            if unknown:
+                raise ValueError(
+                    f"{label}: bot {name!r} has no parameter {', '.join(unknown)}; "
+                    f"allowed: {', '.join(known) or 'none'}"
+                )
+        options = [(n, n) for n in names]
+        if self.custom is not None:
+            options.insert(0, (f"custom: {policy_name(self.custom)}", self.CUSTOM))
+        self.label = W.HTML(f"<b>{escape(label)}</b>", layout=W.Layout(width="5em"))
+        self.dropdown = W.Dropdown(options=options, value=name, layout=W.Layout(width="11em"))
+        self.params_box = W.HBox()
+        self._initial = dict(params)
+        self._build_params()
+        self._initial = {}
+        self.dropdown.observe(self._on_name, names="value")
+        self.widget = W.HBox([self.label, self.dropdown, self.params_box])
+
+    @property
+    def name(self) -> str:
+        """The chosen registry name (or ``"custom"``)."""
+        return str(self.dropdown.value)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Values of the parameter sliders."""
+        return {w.description: w.value for w in self.params_box.children}
+
+    def _build_params(self) -> None:
+        if self.name == self.CUSTOM:
+            self.params_box.children = ()
+            return
+        self.params_box.children = tuple(
+            param_widget(p, self._initial.get(n)) for n, p in params_of(self.name).items()
+        )
+
+    def _on_name(self, change: Mapping[str, Any]) -> None:
+        self._build_params()
+
+    def spec(self) -> str:
+        """A short readable description, e.g. ``"marginal(threshold=10)"``."""
+        if self.name == self.CUSTOM:
+            return policy_name(self.custom)
+        inner = ", ".join(
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.params.items()
+        )
+        return f"{self.name}({inner})" if inner else self.name
+
+    def make(self, seed: np.random.SeedSequence | None = None) -> Any:
+        """Build the chosen bot; a randomized bot draws from its own generator seeded by `seed`."""
+        if self.name == self.CUSTOM:
+            return self.custom
+        params = self.params
+        cls = bot_class(self.name)
+        if isinstance(cls, type) and issubclass(cls, RandomizedBot):
+            params["seed"] = seed
+        return make_bot(self.name, **params)
+
+
+# --------------------------------------------------------------------------- pure HTML
+def seats_html(
+    view: PlayerView,
+    names: Sequence[str],
+    hide_chips: bool = False,
+    notes: Sequence[str] | None = None,
+) -> str:
+    """Every seat's runs, card points, chips and score as `view.seat` sees them.
+
+    With `hide_chips`, opponents' chips (and so their scores) show as "?"; own counts never hide.
+    """
+    points = [view.card_points(i) for i in range(view.n_players)]
+    scores = view.scores()
+    head = (
+        "<tr><th style='text-align:left'>seat</th><th style='text-align:left'>cards (runs)</th>"
+        "<th>card points</th><th>chips</th><th>score</th></tr>"
+    )
+    rows = []
+    for i in range(view.n_players):
+        hidden = hide_chips and i != view.seat
+        chips = "?" if hidden else str(view.chips[i])
+        score = "?" if hidden else str(scores[i])
+        turn = " ▶" if i == view.current_player else ""
+        note = f"<br><small style='color:#666'>{escape(notes[i])}</small>" if notes else ""
+        bg = " style='background:#eef6ea'" if i == view.seat else ""
+        rows.append(
+            f"<tr{bg}><td><b>{escape(names[i])}</b>{turn}{note}</td>"
+            f"<td>{hand_html(view.hands[i])}</td>"
+            f"<td style='text-align:right'>{points[i]}</td>"
+            f"<td style='text-align:right'>{chips}</td>"
+            f"<td style='text-align:right'><b>{score}</b></td></tr>"
+        )
+    return f"<table style='border-spacing:.6em .2em'>{head}{''.join(rows)}</table>"
+
+
+def active_html(view: PlayerView) -> str:
+    """The active card and the chips on it, large."""
+    if view.active_card is None:
+        return "<div style='font-size:1.4em;margin:.3em 0'><b>Round over</b></div>"
+    return (
+        f"<div style='margin:.4em 0'>{card_html(view.active_card, big=True)}"
+        f"<span style='font-size:1.6em;margin-left:.6em'>pot: <b>{view.pot}</b> "
+        f"chip{'s' * (view.pot != 1)}</span>"
+        f"<span style='margin-left:1em;color:#555'>{view.cards_left} cards face down</span>"
+        "</div>"
+    )
+
+
+def final_scores_html(game: Game, names: Sequence[str]) -> str:
+    """ "Final scores": card points, chips and total per seat, the winners, the removed cards."""
+    points, chips, scores = game.card_points(), game.chips, game.scores()
+    winners = game.winners()
+    rows = "".join(
+        f"<tr><td><b>{escape(names[i])}</b>{' 🏆' if i in winners else ''}</td>"
+        f"<td style='text-align:right'>{points[i]}</td>"
+        f"<td style='text-align:right'>{chips[i]}</td>"
+        f"<td style='text-align:right'><b>{scores[i]}</b></td></tr>"
+        for i in range(game.n_players)
+    )
+    removed = " ".join(card_html(c) for c in game.removed_cards())
+    return (
+        "<h3 style='margin:.4em 0'>Final scores</h3>"
+        "<table style='border-spacing:.8em .2em'><tr><th style='text-align:left'>seat</th>"
+        "<th>card points</th><th>chips</th><th>total</th></tr>"
+        f"{rows}</table>"
+        f"<div>Winner{'s' * (len(winners) > 1)}: "
+        f"<b>{escape(', '.join(names[i] for i in winners))}</b> (lowest score wins)</div>"
+        f"<div style='margin-top:.3em'>Removed cards, now revealed: {removed}</div>"
+    )
+
+
+def neighbour_cards(view: PlayerView) -> list[int]:
+    """Cards next to my runs (one below, one above each), inside the deck and not mine."""
+    rules, mine = view.rules, set(view.my_hand)
+    out: set[int] = set()
+    for run in runs(view.my_hand):
+        for c in (run[0] - 1, run[-1] + 1):
+            if rules.low_card <= c <= rules.high_card and c not in mine:
+                out.add(c)
+    return sorted(out)
+
+
+def hints_html(view: PlayerView, names: Sequence[str], evaluation: str = "") -> str:
+    """The hint panel: chance each neighbour of my runs is still to come, plus `evaluation`."""
+    try:
+        from .probability import p_all_in_play
+    except ImportError:
+        p_all_in_play = None  # type: ignore[assignment]
+    holder = {c: i for i, hand in enumerate(view.hands) for c in hand}
+    items = []
+    cards = neighbour_cards(view)
+    for c in cards:
+        if c == view.active_card:
+            text = "is the card on the table now"
+        elif c in holder:
+            text = f"is gone: {escape(names[holder[c]])} holds it"
+        elif p_all_in_play is None:
+            text = "chance not available (the probability module is not installed yet)"
+        else:
+            p = p_all_in_play([c], view.seen_cards, view.rules)
+            text = f"is still to come with chance <b>{p:.0%}</b>"
+        items.append(f"<li>{c} {text}</li>")
+    if not view.my_hand:
+        body = "<p>You hold no cards yet, so no run to extend.</p>"
+    else:
+        body = (
+            "<p>Neighbours of your runs (a card next to a run adds no points):</p>"
+            f"<ul>{''.join(items)}</ul>"
+        )
+    return f"<div><b>Hints</b>{body}{evaluation}</div>"
+
+
+def evaluation_html(view: PlayerView, seed: int, budget_s: float = 0.8) -> str:
+    """Take versus No Thanks! from the analysis module, or a message if it is not there yet."""
+    try:
+        from .analysis import evaluate_position
+    except ImportError:
+        return (
+            "<p style='color:#666'>Estimated value of Take vs No Thanks!: not available yet "
+            "(the analysis module is not installed).</p>"
+        )
+    result = evaluate_position(view, seed=seed, budget_s=budget_s)
+    html = getattr(result, "_repr_html_", None)
+    body = html() if callable(html) else f"<pre>{escape(repr(result))}</pre>"
+    return f"<div><p>Estimated final score of each move (95% interval):</p>{body}</div>"
+
+
+# --------------------------------------------------------------------------- the play table
+class PlayTable:
+    """Play No Thanks! against bots in a notebook: ``PlayTable()`` deals a round at once.
+
+    Args:
+        n_players: seats at the table (the rule set's player counts, 3–7 by default).
+        bots: one bot per other seat, in seat order (a registered name, ``(name, params)`` or a
+            policy object); default: the package's default bot everywhere.
+        human_seat: the seat the person plays.
+        seed: seed of the deals (and of randomized bots); None draws a fresh one.
+        hide_chips: show opponents' chip counts as "?" (a memory exercise).
+        rounds: 1 for a single round, more for a match with cumulative scores.
+        bot_delay: seconds between bot moves; 0 moves them at once, None only on `advance()`.
+        double_click_s: a second click on Take / No Thanks! within this many seconds of the
+            previous move is ignored (so a double click never makes two moves).
+        rules: the rule set (default: the standard game).
+    """
+
+    def __init__(
+        self,
+        n_players: int = 4,
+        bots: Sequence[BotSpec | None] | None = None,
+        *,
+        human_seat: int = 0,
+        seed: int | None = None,
+        hide_chips: bool = False,
+        rounds: int = 1,
+        bot_delay: float | None = 0.7,
+        double_click_s: float = 0.3,
+        rules: Rules | None = None,
+    ) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
+        counts = [n for n, _ in rules.chips]
+        if isinstance(n_players, bool) or n_players not in counts:
+            raise ValueError(f"n_players must be one of {counts}; got {n_players!r}")
+        human_seat = check_seat(human_seat, n_players, "human_seat")
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 20:
+            raise ValueError(f"rounds must be a whole number from 1 to 20; got {rounds!r}")
+        if bot_delay is not None and not (isinstance(bot_delay, int | float) and bot_delay >= 0):
+            raise ValueError(f"bot_delay must be None or a number >= 0; got {bot_delay!r}")
+        if not (isinstance(double_click_s, int | float) and double_click_s >= 0):
+            raise ValueError(f"double_click_s must be a number >= 0; got {double_click_s!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise ValueError(f"seed must be None or a whole number >= 0; got {seed!r}")
+        specs = self._seat_specs(bots, n_players, human_seat)
+
+        self.rules = rules
+        self.human_seat = human_seat
+        self.bot_delay = bot_delay
+        self.double_click_s = float(double_click_s)
+        self.clock: Callable[[], float] = time.monotonic
+        self.errors = _ErrorPanel()
+        self._lock = threading.RLock()
+        self._generation = 0
+        self._pending = False
+        self._last_move_at = -float("inf")
+        self.game: Game | None = None
+        self.policies: list[Any] = []
+        self.names: list[str] = []
+        self.results: list[GameResult] = []
+        self.rounds = rounds
+        self.failed: str | None = None
+        self._round_index = 0
+        self.notes: list[str] = []
+        self.match_seed = 0
+
+        # Setup controls: read by new_game(), so the constructor and the button share one path.
+        self.players = W.IntSlider(
+            value=n_players,
+            min=min(counts),
+            max=max(counts),
+            description="players",
+            continuous_update=False,
+        )
+        self.pickers: list[BotPicker] = [
+            BotPicker(f"Seat {i}", specs[i] if i < len(specs) else None) for i in range(max(counts))
+        ]
+        self.seats_box = W.VBox()
+        self.hide_chips = W.Checkbox(value=hide_chips, description="hide opponents' chips")
+        self.seed = W.BoundedIntText(
+            value=_fresh_seed() if seed is None else seed,
+            min=0,
+            max=2**31 - 1,
+            description="seed",
+            tooltip="deals come from this seed; it moves on by one after each deal",
+        )
+        self.rounds_box = W.BoundedIntText(
+            value=rounds, min=1, max=20, description="rounds", tooltip="1 = a single round"
+        )
+        self.delay = W.FloatSlider(
+            value=0.7 if bot_delay is None else min(float(bot_delay), 3.0),
+            min=0.0,
+            max=3.0,
+            step=0.1,
+            description="bot pause (s)",
+            style={"description_width": "7em"},
+            continuous_update=False,
+        )
+        self.new_button = W.Button(description="New game", button_style="info", icon="refresh")
+        self.setup = W.VBox(
+            [
+                W.HBox([self.players, self.rounds_box]),
+                W.HBox([self.seed, self.hide_chips]),
+                self.delay,
+                W.HTML("<b>Bots</b> (you play the seat marked 'you')"),
+                self.seats_box,
+                self.new_button,
+            ]
+        )
+        self.setup_panel = W.Accordion(children=[self.setup], selected_index=None)
+        self.setup_panel.set_title(0, "Setup: players, bots, seed, rounds")
+
+        # The table.
+        self.title = W.HTML()
+        self.table = W.HTML()
+        self.status = W.HTML()
+        self.take_button = W.Button(description="Take", button_style="warning")
+        self.pass_button = W.Button(description="No Thanks!", button_style="success")
+        self.hint_toggle = W.ToggleButton(value=False, description="Hints", icon="lightbulb-o")
+        self.reason = W.HTML()
+        self.hints = W.HTML()
+        self.final = W.HTML()
+        self.next_button = W.Button(
+            description="Next round", button_style="info", layout=W.Layout(display="none")
+        )
+        self.log = W.HTML(layout=W.Layout(max_height="14em", overflow="auto"))
+        # Stable hooks for the real-browser test and for notebook CSS.
+        self.table.add_class("nothanks-table")
+        self.status.add_class("nothanks-status")
+        self.final.add_class("nothanks-final")
+        self.log.add_class("nothanks-log")
+        self.widget = W.VBox(
+            [
+                self.title,
+                self.table,
+                self.status,
+                W.HBox([self.take_button, self.pass_button, self.hint_toggle]),
+                self.reason,
+                self.hints,
+                self.final,
+                self.next_button,
+                W.HTML("<b>Moves</b> (newest first)"),
+                self.log,
+                self.errors.output,
+                self.setup_panel,
+            ]
+        )
+
+        g = self.errors.guard
+        self.take_button.on_click(g(lambda _: self.play(Action.TAKE)))
+        self.pass_button.on_click(g(lambda _: self.play(Action.PASS)))
+        self.new_button.on_click(g(lambda _: self.new_game()))
+        self.next_button.on_click(g(lambda _: self.next_round()))
+        self.players.observe(g(lambda _: self._layout_seats()), names="value")
+        self.hide_chips.observe(g(lambda _: self._render()), names="value")
+        self.hint_toggle.observe(g(lambda _: self._render()), names="value")
+        self.delay.observe(g(self._on_delay), names="value")
+        self._layout_seats()
+        self.new_game()
+
+    # ----------------------------------------------------------------- setup
+    @staticmethod
+    def _seat_specs(
+        bots: Sequence[BotSpec | None] | None, n: int, human: int
+    ) -> list[BotSpec | None]:
+        """Bot specs indexed by seat (None at the human's seat)."""
+        if bots is None:
+            return [None] * n
+        if isinstance(bots, str) or not isinstance(bots, Sequence):
+            raise ValueError(f"bots must be a list of {n - 1} bots (one per other seat)")
+        bots = list(bots)
+        if len(bots) == n - 1:
+            bots.insert(human, None)
+        elif len(bots) != n:
+            raise ValueError(
+                f"bots must list {n - 1} bots (one per other seat), or {n} with None at the "
+                f"human's seat; got {len(bots)}"
+            )
+        return bots
+
+    def _layout_seats(self) -> None:
+        rows = []
+        for i in range(self.players.value):
+            if i == self.human_seat:
+                rows.append(W.HTML(f"<b>Seat {i}</b>: you"))
+            else:
+                rows.append(self.pickers[i].widget)
+        self.seats_box.children = tuple(rows)
+        if self.human_seat >= self.players.value:
+            self.players.value = self.human_seat + 1
+
+    def _on_delay(self, change: Mapping[str, Any]) -> None:
+        if self.bot_delay is not None:  # None stays manual (tests); the slider sets the pause
+            self.bot_delay = float(change["new"])
+
+    # ----------------------------------------------------------------- state
+    @property
+    def view(self) -> PlayerView | None:
+        """The human's view of the current round."""
+        return None if self.game is None else self.game.view(self.human_seat)
+
+    @property
+    def phase(self) -> str:
+        """Who may act: ``"human"``, ``"bot"``, ``"failed"``, ``"round_over"``, ``"match_over"``."""
+        game = self.game
+        if game is None or game.is_over:
+            return "match_over" if len(self.results) >= self.rounds else "round_over"
+        if self.failed is not None:
+            return "failed"
+        return "human" if game.current_player == self.human_seat else "bot"
+
+    @property
+    def round_number(self) -> int:
+        """1-based number of the round on the table."""
+        return self._round_index + 1
+
+    @property
+    def log_lines(self) -> list[str]:
+        """The moves of the current round in words, oldest first."""
+        return [] if self.game is None else [e.describe(self.names) for e in self.game.history]
+
+    def match_result(self) -> MatchResult | None:
+        """The rounds finished so far as a `MatchResult` (None before the first one ends)."""
+        if not self.results:
+            return None
+        scores = np.array([r.scores for r in self.results], dtype=np.int64)
+        return MatchResult(round_scores=scores, games=tuple(self.results))
+
+    # ----------------------------------------------------------------- actions
+    def new_game(self) -> None:
+        """Deal a new round (or the first round of a match) with the setup controls' values.
+
+        Safe at any moment, even mid-round or while bots are moving: pending bot moves of the
+        old round are dropped.
+        """
+        with self._lock:
+            n = self.players.value
+            seed = int(self.seed.value)
+            rounds = int(self.rounds_box.value)
+            seq = np.random.SeedSequence(seed)
+            bot_seeds = seq.spawn(n + 1)[1:]
+            policies: list[Any] = [
+                None if i == self.human_seat else self.pickers[i].make(bot_seeds[i])
+                for i in range(n)
+            ]
+            # Everything above may raise (a bad setting); nothing of the old round changed yet.
+            self._generation += 1
+            self._pending = False
+            self.policies = policies
+            self.names = [
+                f"Seat {i} (you)" if i == self.human_seat else f"Bot {i}" for i in range(n)
+            ]
+            self.notes = [
+                "" if p is None else self.pickers[i].spec() for i, p in enumerate(policies)
+            ]
+            self.rounds = rounds
+            self.results = []
+            self.match_seed = seed
+            # Round r's deal is drawn as play_match draws it, so a match is reproducible.
+            self._deal_seeds = np.random.SeedSequence(seed).spawn(rounds)
+            self.seed.value = (seed + 1) % 2**31
+            self.errors.clear()
+            self._start_round(0)
+
+    def next_round(self) -> None:
+        """Deal the next round of the match (it starts one seat further on)."""
+        with self._lock:
+            if self.phase != "round_over":
+                raise IllegalActionError(
+                    "there is no next round to deal: "
+                    + (
+                        "the match is over; press New game"
+                        if self.phase == "match_over"
+                        else "finish this round first"
+                    )
+                )
+            self._start_round(len(self.results))
+
+    def _start_round(self, r: int) -> None:
+        n = len(self.policies)
+        self._generation += 1
+        self._pending = False
+        self.failed = None
+        self._round_index = r
+        self.game = Game(
+            n,
+            rules=self.rules,
+            seed=np.random.default_rng(self._deal_seeds[r]),
+            first_player=r % n,
+        )
+        self._after_change()
+
+    def play(self, action: Action) -> bool:
+        """The human's move (what the Take / No Thanks! buttons call); False if ignored."""
+        with self._lock:
+            phase = self.phase
+            if phase != "human":
+                self._notice(
+                    {
+                        "bot": "Wait: it is not your turn yet.",
+                        "failed": "A bot failed; press New game.",
+                        "round_over": "The round is over.",
+                        "match_over": "The match is over.",
+                    }[phase]
+                )
+                return False
+            now = self.clock()
+            if now - self._last_move_at < self.double_click_s:
+                self._notice("Ignored a second click right after your move (a double click?).")
+                return False
+            assert self.game is not None
+            self.game.step(action)  # IllegalActionError leaves the round unchanged
+            self._last_move_at = now
+            self._after_change()
+            return True
+
+    def advance(self) -> Event | None:
+        """Make the next bot move now (one move); None if it is not a bot's turn."""
+        with self._lock:
+            if self.phase != "bot":
+                return None
+            event = self._bot_step()
+            self._render()
+            return event
+
+    def _bot_step(self) -> Event:
+        game = self.game
+        assert game is not None
+        seat = game.current_player
+        try:
+            action = ask(self.policies[seat], game.view(seat), game.legal_actions())
+        except PolicyError:
+            self.failed = f"{self.names[seat]} ({policy_name(self.policies[seat])})"
+            self._render()
+            raise
+        game.step(action)
+        return game.history[-1]
+
+    def _after_change(self) -> None:
+        """After any move or deal: record a finished round, redraw, let the bots go on."""
+        game = self.game
+        assert game is not None
+        if game.is_over and len(self.results) == self._round_index:
+            self.results.append(GameResult.of(game))
+        if self.phase == "bot" and self.bot_delay == 0:
+            while self.phase == "bot":
+                self._bot_step()
+            self._after_change()
+            return
+        self._render()
+        if self.phase == "bot":
+            self._schedule()
+
+    def _schedule(self) -> None:
+        """Move the next bot after `bot_delay` seconds, on the kernel's loop if there is one."""
+        if self.bot_delay is None or self._pending:
+            return
+        self._pending = True
+        gen = self._generation
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            timer = threading.Timer(self.bot_delay, self._on_timer, args=(gen,))
+            timer.daemon = True
+            timer.start()
+        else:
+            loop.call_later(self.bot_delay, self._on_timer, gen)
+
+    def _on_timer(self, gen: int) -> None:
+        try:
+            with self._lock:
+                if gen != self._generation:
+                    return  # a restart dropped this round
+                self._pending = False
+                if self.phase == "bot":
+                    self._bot_step()
+                    self._after_change()
+        except Exception as exc:
+            self.errors.report(exc)
+
+    # ----------------------------------------------------------------- drawing
+    def _notice(self, text: str) -> None:
+        self.reason.value = f"<span style='color:#a15c00'>{escape(text)}</span>"
+
+    def _render(self) -> None:
+        game, view = self.game, self.view
+        assert game is not None and view is not None
+        phase = self.phase
+        match = f" — round {self.round_number} of {self.rounds}" if self.rounds > 1 else ""
+        self.title.value = (
+            f"<h2 style='margin:.2em 0'>No Thanks!{match}</h2>"
+            f"<small>seed {self.match_seed}; lowest score wins</small>"
+        )
+        over = phase in ("round_over", "match_over")
+        hide = self.hide_chips.value and not over
+        self.table.value = active_html(view) + seats_html(view, self.names, hide, self.notes)
+        my_turn = phase == "human"
+        self.take_button.disabled = not my_turn
+        self.pass_button.disabled = not (my_turn and view.can_pass)
+        if my_turn and not view.can_pass:
+            reason = "You have no chips left, so you cannot say No thanks!: you must take."
+            self.reason.value = f"<b style='color:#b00'>{reason}</b>"
+            self.pass_button.tooltip = reason
+        else:
+            self.reason.value = ""
+            self.pass_button.tooltip = "put one chip on the card; the next seat decides"
+        if phase == "human":
+            status = (
+                f"<b>Your turn</b>: take {view.active_card} with its {view.pot} "
+                f"chip{'s' * (view.pot != 1)}, or say No thanks! (costs 1 chip)."
+            )
+        elif phase == "bot":
+            status = f"{escape(self.names[game.current_player])} is thinking…"
+        elif phase == "failed":
+            status = f"<b style='color:#b00'>{escape(self.failed or '')} failed</b>: see below."
+        elif phase == "round_over":
+            status = "<b>Round over.</b> Press Next round."
+        else:
+            status = "<b>Game over.</b> Press New game (in Setup) to play again."
+        self.status.value = f"<div style='font-size:1.2em;margin:.3em 0'>{status}</div>"
+        if self.hint_toggle.value and my_turn:
+            seed = int(self.match_seed) * 1000 + len(game.history)
+            self.hints.value = hints_html(view, self.names, evaluation_html(view, seed))
+        elif self.hint_toggle.value:
+            self.hints.value = "<i>Hints show on your turn.</i>"
+        else:
+            self.hints.value = ""
+        self.final.value = self._final_html() if over else ""
+        more = phase == "round_over"
+        self.next_button.layout.display = "" if more else "none"
+        self.log.value = (
+            "<ol reversed style='margin:0'>"
+            + "".join(f"<li>{escape(line)}</li>" for line in reversed(self.log_lines))
+            + "</ol>"
+        )
+
+    def _final_html(self) -> str:
+        assert self.game is not None
+        html = final_scores_html(self.game, self.names)
+        match = self.match_result()
+        if self.rounds > 1 and match is not None:
+            html += (
+                f"<h4 style='margin:.5em 0 .2em'>Match: {len(self.results)} of {self.rounds} "
+                "rounds</h4>" + match_html(match, self.names)
+            )
+            if len(self.results) >= self.rounds:
+                who = ", ".join(self.names[i] for i in match.winners)
+                html += (
+                    f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: {escape(who)}</b></div>"
+                )
+        return html
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
