@@ -9,6 +9,7 @@ from . import bots
 from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .rules import Rules, card_points, runs, score
+from .simulate import SimResult, simulate
 from .view import PlayerView
 
 __all__ = [
@@ -21,12 +22,14 @@ __all__ = [
     "PlayerView",
     "PolicyError",
     "Rules",
+    "SimResult",
     "bots",
     "card_points",
     "play_game",
     "play_match",
     "runs",
     "score",
+    "simulate",
 ]
 
 __version__ = "0.1.0"

@@ -1,0 +1,134 @@
+"""Seeded deals for many rounds: game ``i`` of a seeded stream depends only on the seed and ``i``.
+
+A simulation of millions of rounds must give the same deals however it is cut up: in chunks of
+any size, on any number of workers, on the compiled fast path or through the one-game engine.
+So no deal draws from a shared, advancing generator. Instead the seed is turned once into a
+128-bit key (`stream_key`), and game ``i``'s deck is a Fisher–Yates shuffle driven by a
+counter-based generator: splitmix64 of a value mixed from the key and ``i``. `deal_into` is
+written in the subset of Python that numba compiles, so the simulator's kernel deals inside its
+compiled loop with the very same function `deal_decks` uses.
+
+>>> from nothanks_lab import Rules
+>>> a = deal_decks(Rules(), seed=7, start=0, count=5)
+>>> b = deal_decks(Rules(), seed=7, start=3, count=2)
+>>> a.shape, bool((a[3:] == b).all())
+((5, 24), True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import SeedLike
+from .rules import Rules
+
+__all__ = ["deal_decks", "deal_into", "deal_range", "mix64", "stream_key"]
+
+# splitmix64 constants (Steele, Lea & Flood 2014), as uint64 so numba keeps the arithmetic
+# unsigned and wrapping.
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+_MUL2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+def mix64(z: np.uint64) -> np.uint64:
+    """The splitmix64 finaliser: a bijective scramble of 64 bits (numba-compilable)."""
+    z = (z ^ (z >> _S30)) * _MUL1
+    z = (z ^ (z >> _S27)) * _MUL2
+    return z ^ (z >> _S31)
+
+
+def deal_into(
+    key0: np.uint64,
+    key1: np.uint64,
+    game: np.int64,
+    low_card: np.int64,
+    n_cards: np.int64,
+    out: np.ndarray,
+    box: np.ndarray,
+) -> None:
+    """Write game `game`'s in-play cards, in turning order, into `out` (numba-compilable).
+
+    `box` is scratch space of ``n_cards`` ints. Only the first ``len(out)`` positions of the
+    Fisher–Yates shuffle are drawn: that is a uniform random ordered selection of the in-play
+    cards, and the rest of the box is the removed cards. Each draw takes 32 random bits times
+    the number of choices (at most 62) shifted down, whose bias (below 2**-26) is far under
+    anything a simulation can detect.
+    """
+    for i in range(n_cards):
+        box[i] = low_card + i
+    x = mix64(key0 ^ mix64(key1 + np.uint64(game)))
+    for k in range(out.shape[0]):
+        x += _GAMMA
+        r = mix64(x) >> _S32
+        j = k + np.int64((r * np.uint64(n_cards - k)) >> _S32)
+        c = box[j]
+        box[j] = box[k]
+        box[k] = c
+        out[k] = c
+
+
+def deal_range(
+    key0: np.uint64,
+    key1: np.uint64,
+    start: np.int64,
+    low_card: np.int64,
+    n_cards: np.int64,
+    out: np.ndarray,
+) -> None:
+    """Deal games ``start, start+1, ...`` into the rows of `out` (numba-compilable)."""
+    box = np.empty(n_cards, dtype=np.int64)
+    for g in range(out.shape[0]):
+        deal_into(key0, key1, start + g, low_card, n_cards, out[g], box)
+
+
+def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
+    """The two 64-bit words that, with a game index, fix every deal of a seeded stream.
+
+    `seed` is an int, a `numpy.random.SeedSequence`, a `numpy.random.Generator` (two words are
+    drawn from it), or an already made key (uint64[2]). ``None`` is refused: callers that want
+    fresh entropy draw it first (see :func:`nothanks_lab.simulate.simulate`) so that it can be
+    reported and the run repeated.
+    """
+    if isinstance(seed, np.ndarray) and seed.dtype == np.uint64 and seed.shape == (2,):
+        return seed.copy()
+    if isinstance(seed, np.random.Generator):
+        return seed.integers(0, 2**64, size=2, dtype=np.uint64)
+    if isinstance(seed, np.random.SeedSequence):
+        return seed.generate_state(2, dtype=np.uint64)
+    if seed is None or isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise ValueError(
+            "seed must be a non-negative int, a numpy SeedSequence or Generator, or a "
+            f"uint64[2] key; got {seed!r}"
+        )
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int; got {seed}")
+    return np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)
+
+
+def deal_decks(
+    rules: Rules | None, seed: SeedLike | np.ndarray, start: int = 0, count: int = 1
+) -> np.ndarray:
+    """Decks of games ``start .. start+count-1`` of the stream `seed`: int64[count, n_in_play].
+
+    Game ``i``'s deck depends only on (`seed`, ``i``), so any split of a run into ranges gives
+    the same decks as one call over the whole run.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
+    for name, v in (("start", start), ("count", count)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
+            raise ValueError(f"{name} must be a whole number >= 0; got {v!r}")
+    key = stream_key(seed)
+    out = np.empty((int(count), rules.n_in_play), dtype=np.int64)
+    from .fast import jit_pure  # numba loads only when deals are made
+
+    jit_pure(deal_range)(
+        key[0], key[1], np.int64(start), np.int64(rules.low_card), np.int64(rules.n_cards), out
+    )
+    return out

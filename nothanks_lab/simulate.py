@@ -1,0 +1,318 @@
+"""Many rounds at once: `simulate` and its `SimResult`.
+
+`simulate` plays a batch of rounds with the same policies in the same seats and returns per-game
+arrays (scores, card points, chips, winners, win shares, number of decisions) for analysis.
+When every seat's policy has a compiled fast path (its class defines ``FAST_DECIDE`` and
+``fast_params()``, see :mod:`nothanks_lab.fast`), the rounds run in a numba-compiled loop over
+the shared rules of :mod:`nothanks_lab.core`; any other policy plays through the one-game engine
+(`play_game`) on the same deals, slower but with the same meaning. Deals come from
+:func:`nothanks_lab.deals.deal_decks`, where game ``i`` depends only on the seed and ``i``, so
+results do not depend on the chunk size, on the path taken, or on how a caller splits a run
+with ``game_offset`` across workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .deals import deal_decks, stream_key
+from .engine import SeedLike
+from .play import check_policies, play_game, policy_name
+from .rules import Rules
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "simulate", "simulate_chunks"]
+
+#: Rounds played per compiled call: memory grows with this, never with the total.
+DEFAULT_CHUNK_SIZE = 65_536
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """Per-game outcomes of a batch of rounds (``G`` games, ``P`` seats).
+
+    >>> import nothanks_lab as nt
+    >>> r = nt.simulate([nt.bots.MarginalCostBot(10)] * 3, 4, seed=1)
+    >>> r.scores.shape, r.n_games, r.n_players, bool((r.win_share.sum(axis=1) == 1).all())
+    ((4, 3), 4, 3, True)
+    """
+
+    scores: np.ndarray
+    """int64[G, P]: final score per seat (card points minus chips; lowest wins)."""
+    card_points: np.ndarray
+    """int64[G, P]: card points per seat."""
+    chips: np.ndarray
+    """int64[G, P]: chips per seat at the end."""
+    winners: np.ndarray
+    """bool[G, P]: every seat with the lowest score of its game."""
+    win_share: np.ndarray
+    """float64[G, P]: 1/k to each of a game's k tied winners, 0 to the others."""
+    n_decisions: np.ndarray
+    """int64[G]: moves made in each game (forced takes included)."""
+    names: tuple[str, ...] = ()
+    """The policy name of each seat."""
+    seed: Any = None
+    """The seed of the deals (the fresh entropy drawn when `simulate` got ``seed=None``;
+    None when the decks were given)."""
+    game_offset: int = 0
+    """Index of the first game in the seeded stream."""
+
+    @property
+    def n_games(self) -> int:
+        """Number of games."""
+        return int(self.scores.shape[0])
+
+    @property
+    def n_players(self) -> int:
+        """Seats per game."""
+        return int(self.scores.shape[1])
+
+    @classmethod
+    def concat(cls, parts: Sequence[SimResult]) -> SimResult:
+        """Join results of consecutive game ranges (e.g. from several workers) into one."""
+        parts = list(parts)
+        if not parts:
+            raise ValueError("SimResult.concat needs at least one result")
+        if len({p.n_players for p in parts}) != 1:
+            raise ValueError("SimResult.concat: results have different numbers of seats")
+        first = parts[0]
+        return cls(
+            **{
+                f: np.concatenate([getattr(p, f) for p in parts])
+                for f in ("scores", "card_points", "chips", "winners", "win_share", "n_decisions")
+            },
+            names=first.names,
+            seed=first.seed,
+            game_offset=first.game_offset,
+        )
+
+    def mean_scores(self) -> np.ndarray:
+        """float64[P]: mean score per seat."""
+        return self.scores.mean(axis=0)
+
+
+def _check_count(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"{what} must be a whole number >= 0; got {value!r}")
+    return int(value)
+
+
+def _check_decks(decks: object, rules: Rules) -> np.ndarray:
+    """Return `decks` as int64[G, n_in_play], or raise `ValueError` saying what is wrong."""
+    try:
+        arr = np.asarray(decks)
+    except Exception as e:  # ragged lists and the like
+        raise ValueError(f"decks must be an integer array (games × cards); {e}") from None
+    n = rules.n_in_play
+    if arr.ndim != 2 or arr.shape[1] != n:
+        raise ValueError(
+            f"decks must have shape (games, {n}): one row of the {n} in-play cards per game; "
+            f"got shape {arr.shape}"
+        )
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
+            raise ValueError(f"decks must hold whole-numbered cards; got dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    bad = (arr < rules.low_card) | (arr > rules.high_card)
+    if bad.any():
+        g, k = np.argwhere(bad)[0]
+        raise ValueError(
+            f"decks[{g}] holds card {arr[g, k]}, outside the deck "
+            f"{rules.low_card}..{rules.high_card}"
+        )
+    s = np.sort(arr, axis=1)
+    dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
+    if dup.any():
+        g = int(np.flatnonzero(dup)[0])
+        twice = sorted({int(c) for c in s[g, 1:][s[g, 1:] == s[g, :-1]]})
+        raise ValueError(f"decks[{g}] holds {twice} more than once; each card appears at most once")
+    return arr
+
+
+def _outcome(
+    points: np.ndarray,
+    chips: np.ndarray,
+    n_decisions: np.ndarray,
+    names: tuple[str, ...],
+    seed: Any,
+    game_offset: int,
+) -> SimResult:
+    scores = points - chips
+    winners = scores == scores.min(axis=1, keepdims=True)
+    share = winners / winners.sum(axis=1, keepdims=True)
+    return SimResult(
+        scores=scores,
+        card_points=points,
+        chips=chips,
+        winners=winners,
+        win_share=share,
+        n_decisions=n_decisions,
+        names=names,
+        seed=seed,
+        game_offset=game_offset,
+    )
+
+
+def _play_slow(
+    policies: list[object], decks: np.ndarray, rules: Rules, first_player: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Card points, chips and move counts of each deck, through the one-game engine."""
+    g, p = decks.shape[0], len(policies)
+    points = np.empty((g, p), dtype=np.int64)
+    chips = np.empty((g, p), dtype=np.int64)
+    moves = np.empty(g, dtype=np.int64)
+    for i in range(g):
+        r = play_game(policies, rules=rules, deck=decks[i], first_player=first_player)
+        points[i] = r.card_points
+        chips[i] = r.chips
+        moves[i] = len(r.history)
+    return points, chips, moves
+
+
+def simulate_chunks(
+    policies: Sequence[object],
+    n_games: int | None = None,
+    *,
+    rules: Rules | None = None,
+    seed: SeedLike | np.ndarray = None,
+    decks: Any = None,
+    first_player: int = 0,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    game_offset: int = 0,
+    fast: bool | None = None,
+) -> Iterator[SimResult]:
+    """`simulate`, one `SimResult` per chunk of at most `chunk_size` games, lazily.
+
+    For runs too large to hold per-game arrays (ten million games of five seats is over a
+    gigabyte): aggregate each chunk and drop it, and memory stays bounded by the chunk.
+    Arguments are checked before the first chunk is played.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
+    try:
+        policies = check_policies(policies)
+    except ValueError as e:
+        raise ValueError(f"simulate: {e}") from None
+    n_players = len(policies)
+    chips0 = rules.starting_chips(n_players)
+    from .engine import check_seat
+
+    first_player = check_seat(first_player, n_players, "first_player")
+    chunk_size = _check_count(chunk_size, "chunk_size")
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be at least 1")
+    game_offset = _check_count(game_offset, "game_offset")
+    if fast not in (None, True, False):
+        raise ValueError(f"fast must be None (automatic), True or False; got {fast!r}")
+
+    if decks is not None:
+        deck_arr = _check_decks(decks, rules)
+        if n_games is not None and _check_count(n_games, "n_games") != deck_arr.shape[0]:
+            raise ValueError(
+                f"n_games={n_games} but {deck_arr.shape[0]} decks were given; "
+                "omit n_games or make them equal"
+            )
+        total, key, seed_out = deck_arr.shape[0], None, None
+    else:
+        if n_games is None:
+            raise ValueError("simulate needs n_games (or decks to replay)")
+        total = _check_count(n_games, "n_games")
+        deck_arr = None
+        # Fresh entropy is drawn once and reported in the result, so the run can be repeated.
+        seed_out = np.random.SeedSequence().entropy if seed is None else seed
+        key = stream_key(seed_out)
+
+    from . import fast as fastpath  # numba loads only once games are played
+
+    table = fastpath.fast_table(policies) if fast is not False else None
+    if fast is True and table is None:
+        slow = [policy_name(p) for p in policies if not fastpath.has_fast_path(p)]
+        raise ValueError(f"fast=True but these policies have no compiled fast path: {slow}")
+    names = tuple(policy_name(p) for p in policies)
+
+    def chunks() -> Iterator[SimResult]:
+        if total == 0:
+            empty = np.empty((0, n_players), dtype=np.int64)
+            none = np.empty(0, dtype=np.int64)
+            yield _outcome(empty, empty.copy(), none, names, seed_out, game_offset)
+        for lo in range(0, total, chunk_size):
+            count = min(chunk_size, total - lo)
+            d = deck_arr[lo : lo + count] if deck_arr is not None else None
+            if table is not None:
+                points, chips, moves = table.play(
+                    rules,
+                    chips0,
+                    first_player,
+                    decks=d,
+                    key=key,
+                    start=game_offset + lo,
+                    count=count,
+                )
+            else:
+                if d is None:
+                    d = deal_decks(rules, key, game_offset + lo, count)
+                points, chips, moves = _play_slow(policies, d, rules, first_player)
+            yield _outcome(points, chips, moves, names, seed_out, game_offset + lo)
+
+    return chunks()
+
+
+def simulate(
+    policies: Sequence[object],
+    n_games: int | None = None,
+    *,
+    rules: Rules | None = None,
+    seed: SeedLike | np.ndarray = None,
+    decks: Any = None,
+    first_player: int = 0,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    game_offset: int = 0,
+    fast: bool | None = None,
+) -> SimResult:
+    """Play `n_games` rounds, seat ``i`` moved by ``policies[i]``; every round starts at
+    `first_player`.
+
+    Args:
+        policies: one policy per seat (the same object may sit in several seats).
+        n_games: rounds to play; omit it (or make it equal) when `decks` is given.
+        rules: the rule set (default: the standard game).
+        seed: fixes the deals (int, SeedSequence, Generator); None draws fresh entropy, which
+            the result reports as ``.seed``.
+        decks: int[G, n_in_play] in-play cards of each game in turning order, replayed
+            instead of dealing.
+        first_player: the seat that acts first in every round.
+        chunk_size: rounds per compiled call (memory grows with it; results do not change).
+        game_offset: play games ``game_offset .. game_offset+n_games-1`` of the seeded
+            stream, so workers can share one run and get results identical to a single call.
+        fast: None picks the compiled path when every policy has one; False forces the
+            one-game engine; True requires the compiled path.
+
+    Returns:
+        A `SimResult` of per-game arrays.
+
+    >>> import nothanks_lab as nt
+    >>> bots = [nt.bots.MarginalCostBot(10)] * 5
+    >>> a = nt.simulate(bots, 1000, seed=3)
+    >>> b = nt.SimResult.concat([nt.simulate(bots, 400, seed=3),
+    ...                          nt.simulate(bots, 600, seed=3, game_offset=400)])
+    >>> bool((a.scores == b.scores).all())
+    True
+    """
+    parts = list(
+        simulate_chunks(
+            policies,
+            n_games,
+            rules=rules,
+            seed=seed,
+            decks=decks,
+            first_player=first_player,
+            chunk_size=chunk_size,
+            game_offset=game_offset,
+            fast=fast,
+        )
+    )
+    return parts[0] if len(parts) == 1 else SimResult.concat(parts)
