@@ -7,7 +7,9 @@ need (comparing a whole game before/after a move, playing random legal moves) li
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from html.parser import HTMLParser
 from typing import Any
 
 import numpy as np
@@ -50,6 +52,28 @@ def deck_of(game: nt.Game) -> list[int]:
     while not probe.is_over:
         probe.step(nt.Action.TAKE)
     return [e.card for e in probe.history if e.action is nt.Action.TAKE]
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_numbers(html: str) -> set[int]:
+    """Whole numbers in the visible text of `html` (tags and inline styles left out)."""
+    parser = _Text()
+    parser.feed(html)
+    return {int(x) for x in re.findall(r"-?\d+", " ".join(parser.parts))}
+
+
+@pytest.fixture(name="html_numbers")
+def html_numbers_fixture() -> Callable[[str], set[int]]:
+    """`html_numbers(html)`: the whole numbers a reader sees in `html`."""
+    return html_numbers
 
 
 @pytest.fixture(name="snapshot")

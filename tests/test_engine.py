@@ -4,8 +4,6 @@ invariants over thousands of random rounds, replay and copy, determinism, every 
 from __future__ import annotations
 
 import random
-import re
-from html.parser import HTMLParser
 
 import numpy as np
 import pytest
@@ -340,27 +338,11 @@ def test_non_action_is_refused_and_changes_nothing(move: object, snapshot) -> No
 # ------------------------------------------------------------------------- display
 
 
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def html_numbers(html: str) -> set[int]:
-    """Whole numbers in the visible text of `html` (tags and styles left out)."""
-    parser = _Text()
-    parser.feed(html)
-    return {int(x) for x in re.findall(r"-?\d+", " ".join(parser.parts))}
-
-
 # Cards 40..62 cannot be confused with any chip count, pot, seat or score in a 3-player round.
 HIGH = nt.Rules(low_card=40, high_card=62, n_removed=5, chips=((3, 5),))
 
 
-def test_game_html_shows_the_table_and_no_removed_card_before_the_end() -> None:
+def test_game_html_shows_the_table_and_no_removed_card_before_the_end(html_numbers) -> None:
     rng = np.random.default_rng(8)
     g = nt.Game(3, rules=HIGH, seed=rng)
     shown = []
