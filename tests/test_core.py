@@ -1,0 +1,147 @@
+"""The shared transition functions of `nothanks_lab.core`: bit-mask scoring against the readable
+`card_points` (exhaustive over small hands, then hypothesis over the whole card range), and the
+batched `State` transitions touching only the round they are given."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import nothanks_lab as nt
+from nothanks_lab import core
+from nothanks_lab.rules import MAX_CARD
+
+SMALL_CARDS = range(1, 13)
+ALL_SMALL_HANDS = [
+    [c for i, c in enumerate(SMALL_CARDS) if bits >> i & 1] for bits in range(1 << len(SMALL_CARDS))
+]
+
+
+def test_mask_of() -> None:
+    assert core.mask_of([]) == 0
+    assert core.mask_of([3, 5]) == 0b101000
+    assert core.mask_of((np.int64(62),)) == 1 << 62
+    assert core.mask_of(list(range(1, 63))) == (1 << 63) - 2
+
+
+def test_card_points_mask_equals_card_points_on_every_small_hand() -> None:
+    for hand in ALL_SMALL_HANDS:
+        assert core.card_points_mask(core.mask_of(hand)) == nt.card_points(hand), hand
+
+
+def test_marginal_points_equals_the_difference_on_every_small_hand() -> None:
+    checked = 0
+    for hand in ALL_SMALL_HANDS:
+        mask, before = core.mask_of(hand), nt.card_points(hand)
+        for card in SMALL_CARDS:
+            if card not in hand:
+                expected = nt.card_points([*hand, card]) - before
+                assert core.marginal_points(mask, card) == expected, (hand, card)
+                checked += 1
+    assert checked == 12 * 2**11  # each card is missing from half of the hands
+
+
+MARGINAL_GOLDEN = [
+    ([], 20, 20),  # alone: its value
+    ([19], 20, 0),  # extends a run upward: free
+    ([21, 22], 20, -1),  # just below a run: replaces its lowest card
+    ([19, 21, 22], 20, -21),  # fills a gap: the upper run's lowest card no longer counts
+    ([18, 22], 20, 20),
+]
+
+
+@pytest.mark.parametrize(("hand", "card", "expected"), MARGINAL_GOLDEN)
+def test_marginal_points_golden(hand: list[int], card: int, expected: int) -> None:
+    assert core.marginal_points(core.mask_of(hand), card) == expected
+
+
+hands_st = st.sets(st.integers(1, MAX_CARD), max_size=40)
+
+
+@given(hands_st)
+def test_card_points_mask_equals_card_points(hand: set[int]) -> None:
+    assert core.card_points_mask(core.mask_of(sorted(hand))) == nt.card_points(hand)
+
+
+@given(hands_st, st.integers(1, MAX_CARD))
+def test_marginal_points_equals_the_difference(hand: set[int], card: int) -> None:
+    hand.discard(card)
+    mask = core.mask_of(sorted(hand))
+    expected = nt.card_points([*hand, card]) - nt.card_points(hand)
+    assert core.marginal_points(mask, card) == expected
+
+
+def test_masks_survive_int64_storage() -> None:
+    # The engine stores hands in int64 arrays; card 62 is the highest bit that stays positive.
+    hand = [1, 2, 30, 61, 62]
+    stored = np.array([core.mask_of(hand)], dtype=np.int64)[0]
+    assert core.card_points_mask(int(stored)) == nt.card_points(hand) == 1 + 30 + 61
+    assert core.marginal_points(stored, 60) == -1
+    assert core.marginal_points(stored, 31) == 0
+    assert core.marginal_points(stored, 3) == 0
+
+
+def test_new_state_layout() -> None:
+    decks = np.array([[5, 2, 8], [1, 3, 7]])
+    s = core.new_state(decks, 4, 6, 2)
+    assert s.deck.shape == (2, 3) and s.chips.shape == (2, 4) and s.hands.shape == (2, 4)
+    assert all(a.dtype == np.int64 for a in s)
+    assert s.turned.tolist() == [0, 0] and s.pot.tolist() == [0, 0]
+    assert s.player.tolist() == [2, 2] and s.chips.tolist() == [[6] * 4] * 2
+    assert s.hands.tolist() == [[0] * 4] * 2
+    assert [core.active_card(s, g) for g in (0, 1)] == [5, 1]
+    assert not core.is_over(s, 0) and core.can_pass(s, 0)
+
+
+def test_step_touches_only_its_round() -> None:
+    decks = np.array([[5, 2, 8], [1, 3, 7], [4, 6, 9]])
+    s = core.new_state(decks, 3, 1, 0)
+    core.step(s, 1, False)  # round 1: seat 0 passes
+    core.step(s, 1, True)  # round 1: seat 1 takes card 1 and the chip
+    core.step(s, 2, True)  # round 2: seat 0 takes 4
+    assert s.turned.tolist() == [0, 1, 1]
+    assert s.player.tolist() == [0, 1, 0]
+    assert s.pot.tolist() == [0, 0, 0]
+    assert s.chips.tolist() == [[1, 1, 1], [0, 2, 1], [1, 1, 1]]
+    assert s.hands.tolist() == [[0, 0, 0], [0, 1 << 1, 0], [1 << 4, 0, 0]]
+    assert [core.active_card(s, g) for g in range(3)] == [5, 3, 6]
+    assert core.can_pass(s, 1)  # seat 1 now holds two chips
+    core.step(s, 1, False)  # seat 1 passes: its chip goes on card 3
+    assert s.player[1] == 2 and s.pot[1] == 1 and s.chips[1].tolist() == [0, 1, 1]
+    core.step(s, 1, False)  # seat 2 passes too; the turn wraps to seat 0, who has no chip
+    assert s.player[1] == 0 and s.pot[1] == 2 and s.chips[1].tolist() == [0, 1, 0]
+    assert not core.can_pass(s, 1)
+    for _ in range(2):
+        core.step(s, 1, True)
+    assert core.is_over(s, 1) and not core.is_over(s, 0) and not core.is_over(s, 2)
+    assert s.chips[1].tolist() == [2, 1, 0] and s.pot[1] == 0
+    assert core.card_points_mask(int(s.hands[1, 0])) == nt.card_points([3, 7]) == 10
+    assert s.chips[0].tolist() == [1, 1, 1] and s.hands[0].tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("n", [3, 7])
+def test_engine_state_is_the_core_state(n: int) -> None:
+    # Game is a batch of one over the same record: its public state reads straight from it.
+    rng = np.random.default_rng(n)
+    g = nt.Game(n, seed=rng)
+    for _ in range(30):
+        g.step(
+            nt.Action.TAKE if len(g.legal_actions()) == 1 or rng.random() < 0.3 else nt.Action.PASS
+        )
+    s = g._state
+    assert isinstance(s, core.State) and s.deck.shape == (1, 24) and s.chips.shape == (1, n)
+    assert g.chips == tuple(s.chips[0].tolist()) and g.pot == s.pot[0]
+    assert g.active_card == core.active_card(s, 0) and g.current_player == s.player[0]
+    assert tuple(core.mask_of(h) for h in g.hands) == tuple(s.hands[0].tolist())
+
+
+def test_every_subset_is_enumerated_once() -> None:
+    # The exhaustive tables above rely on this enumeration covering each subset exactly once.
+    assert len({tuple(h) for h in ALL_SMALL_HANDS}) == 2**12
+    assert sum(1 for _ in itertools.combinations(SMALL_CARDS, 6)) == sum(
+        len(h) == 6 for h in ALL_SMALL_HANDS
+    )
