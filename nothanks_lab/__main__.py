@@ -1,0 +1,306 @@
+"""Command line for headless runs: tournaments, head-to-heads, sweeps and tuning.
+
+``python -m nothanks_lab tournament --players 5 --games 100000 --bots marginal:threshold=10
+random --seed 1 --workers 2`` prints the rating table (also installed as ``nothanks-lab``).
+Bots are given as registered names with optional parameters, ``name:key=value,key=value``;
+``python -m nothanks_lab bots`` lists them. Tables print as text, Markdown, CSV or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["main"]
+
+_EPILOG = """examples:
+  python -m nothanks_lab tournament --players 5 --games 100000 \\
+      --bots marginal:threshold=10 marginal:threshold=0 random --seed 1 --workers 2
+  python -m nothanks_lab head-to-head --candidate marginal:threshold=5 \\
+      --opponent marginal:threshold=10 --players 3 --games 20000 --seed 1
+  python -m nothanks_lab sweep --candidate marginal --grid threshold=0,5,10,15 \\
+      --opponent marginal:threshold=10 --players 5 --games 20000 --seed 1
+  python -m nothanks_lab tune --candidate marginal --bounds threshold=-10:30 \\
+      --opponent marginal:threshold=10 --players 5 --games 5000 --seed 1
+  python -m nothanks_lab bots
+
+Each deal is played in every seating (seats rotated, deals paired), so a run plays
+games x seatings rounds. Results depend only on the seed, never on --workers.
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m nothanks_lab",
+        description="No Thanks! bot tournaments, sweeps and tuning with 95%% confidence "
+        "intervals, on paired deals with rotated seats.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def common(p: argparse.ArgumentParser, players_required: bool = True) -> None:
+        p.add_argument(
+            "--players",
+            "-p",
+            type=int,
+            required=players_required,
+            help="seats at the table (3-7 in the standard game)",
+        )
+        p.add_argument(
+            "--games",
+            "-n",
+            type=int,
+            default=10_000,
+            help="deals (each played in every seating; default 10000)",
+        )
+        p.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh)")
+        p.add_argument(
+            "--workers", "-w", type=int, default=None, help="local worker processes (default 1)"
+        )
+        p.add_argument(
+            "--scheduler",
+            default=None,
+            metavar="ADDRESS",
+            help="run on a Dask cluster at this scheduler address (needs nothanks_lab[dask])",
+        )
+        p.add_argument("--chunk-size", type=int, default=None, help="deals per unit of work")
+        p.add_argument("--first-player", type=int, default=0, help="seat that acts first")
+        p.add_argument(
+            "--format",
+            choices=("text", "markdown", "csv", "json"),
+            default="text",
+            help="output format (default text)",
+        )
+        p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    t = sub.add_parser(
+        "tournament",
+        help="a field of bots on paired deals with rotated seats",
+        description="Play a field of bots against each other; print the rating table. With "
+        "more bots than seats, every combination of --players bots sits down.",
+    )
+    t.add_argument(
+        "--bots",
+        "-b",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help="bots as name or name:key=value,key=value (see the 'bots' command)",
+    )
+    common(t, players_required=False)
+
+    h = sub.add_parser(
+        "head-to-head",
+        help="one candidate against copies of an opponent",
+        description="The candidate against P-1 copies of one opponent (or P-1 opponents), "
+        "seats rotated so the candidate sits in every seat.",
+    )
+    h.add_argument("--candidate", "-c", required=True, metavar="BOT")
+    h.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
+    common(h)
+
+    s = sub.add_parser(
+        "sweep",
+        help="a candidate's win share over a parameter grid",
+        description="Evaluate a candidate at every grid point against the opponents, on the "
+        "same deals at every point.",
+    )
+    s.add_argument("--candidate", "-c", required=True, metavar="NAME", help="registered bot")
+    s.add_argument(
+        "--grid",
+        "-g",
+        action="append",
+        required=True,
+        metavar="PARAM=V1,V2,...",
+        help="values of one parameter (repeat for more parameters)",
+    )
+    s.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
+    common(s)
+
+    u = sub.add_parser(
+        "tune",
+        help="tune a candidate's parameters with scipy.optimize",
+        description="Search parameter ranges for the best win share against the opponents "
+        "(common random numbers), then check the best on fresh deals.",
+    )
+    u.add_argument("--candidate", "-c", required=True, metavar="NAME", help="registered bot")
+    u.add_argument(
+        "--bounds",
+        action="append",
+        required=True,
+        metavar="PARAM=LOW:HIGH",
+        help="search range of one parameter (repeat for more parameters)",
+    )
+    u.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
+    u.add_argument("--max-evals", type=int, default=30, help="evaluation budget (default 30)")
+    u.add_argument(
+        "--method",
+        choices=("grid-bounded", "bounded", "differential-evolution", "nelder-mead"),
+        default=None,
+    )
+    u.add_argument(
+        "--metric", choices=("win_share", "mean_score"), default="win_share", help="objective"
+    )
+    common(u)
+
+    sub.add_parser("bots", help="list the registered bots and their parameters")
+    return parser
+
+
+def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
+    from .tournament import _parse_value
+
+    grid: dict[str, list[Any]] = {}
+    for item in items:
+        name, eq, values = item.partition("=")
+        if not eq or not name.strip() or not values.strip():
+            raise ValueError(f"--grid {item!r}: write PARAM=V1,V2,...")
+        grid[name.strip()] = [_parse_value(v.strip()) for v in values.split(",") if v.strip()]
+    return grid
+
+
+def _parse_bounds(items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
+    from .tournament import _parse_value
+
+    bounds: dict[str, tuple[Any, Any]] = {}
+    for item in items:
+        name, eq, rng = item.partition("=")
+        low, colon, high = rng.partition(":")
+        if not eq or not colon or not name.strip():
+            raise ValueError(f"--bounds {item!r}: write PARAM=LOW:HIGH")
+        bounds[name.strip()] = (_parse_value(low.strip()), _parse_value(high.strip()))
+    return bounds
+
+
+def _opponents(specs: Sequence[str]) -> Any:
+    return specs[0] if len(specs) == 1 else list(specs)
+
+
+@contextmanager
+def _dask_client(address: str | None) -> Any:
+    if address is None:
+        yield None
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask: pip install 'nothanks_lab[dask]'") from None
+    client = Client(address)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _render(records: list[dict[str, Any]], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(records, indent=2)
+    if not records:
+        return ""
+    keys = list(records[0])
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+        return buf.getvalue().rstrip("\n")
+
+    def cell(v: Any) -> str:
+        return f"{v:.4f}" if isinstance(v, float) else str(v)
+
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    lines += ["| " + " | ".join(cell(r[k]) for k in keys) + " |" for r in records]
+    return "\n".join(lines)
+
+
+def _bots_listing() -> str:
+    from .bots import available_bots, params_of
+
+    lines = []
+    for name in available_bots():
+        try:
+            params = params_of(name)
+        except ValueError:
+            params = {}
+        desc = ", ".join(
+            f"{p.name}={p.default} [{p.low}..{p.high}]: {p.doc}" for p in params.values()
+        )
+        lines.append(f"{name}" + (f"  ({desc})" if desc else ""))
+    return "\n".join(lines)
+
+
+def run(argv: Sequence[str] | None = None) -> str:
+    """Run the command line on `argv` and return what it prints (`ValueError` on bad input)."""
+    args = _parser().parse_args(argv)
+    if args.command == "bots":
+        return _bots_listing()
+    from . import tournament as tn
+
+    with _dask_client(args.scheduler) as client:
+        options: dict[str, Any] = {
+            "chunk_size": args.chunk_size,
+            "first_player": args.first_player,
+            "progress": not args.no_progress,
+            "executor": client,
+            "workers": args.workers,
+        }
+        result: Any
+        if args.command == "tournament":
+            result = tn.tournament(args.bots, args.players, args.games, seed=args.seed, **options)
+        elif args.command == "head-to-head":
+            result = tn.head_to_head(
+                args.candidate,
+                _opponents(args.opponent),
+                args.players,
+                args.games,
+                args.seed,
+                **options,
+            )
+        elif args.command == "sweep":
+            result = tn.sweep(
+                args.candidate,
+                _parse_grid(args.grid),
+                _opponents(args.opponent),
+                args.players,
+                args.games,
+                args.seed,
+                **options,
+            )
+        else:
+            result = tn.tune(
+                args.candidate,
+                _parse_bounds(args.bounds),
+                _opponents(args.opponent),
+                args.players,
+                args.games,
+                args.seed,
+                method=args.method,
+                max_evals=args.max_evals,
+                metric=args.metric,
+                **options,
+            )
+    if args.format == "text":
+        return str(result)
+    return _render(result.to_records(), args.format)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m nothanks_lab`` and the ``nothanks-lab`` script."""
+    try:
+        out = run(argv)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
