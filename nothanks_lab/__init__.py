@@ -5,7 +5,7 @@
 (38, 25)
 """
 
-from . import bots
+from . import bots, probability
 from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .rules import Rules, card_points, runs, score
@@ -27,6 +27,7 @@ __all__ = [
     "card_points",
     "play_game",
     "play_match",
+    "probability",
     "runs",
     "score",
     "simulate",
