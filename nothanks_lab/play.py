@@ -34,15 +34,30 @@ def policy_name(policy: object) -> str:
     return name if isinstance(name, str) else type(policy).__name__
 
 
-def check_policies(policies: Sequence[object]) -> list[object]:
-    """Return `policies` as a list, or raise `ValueError` for one without ``act``."""
-    policies = list(policies)
+def check_policies(policies: Sequence[object], game: Game | None = None) -> list[object]:
+    """Return `policies` as a list, or raise `ValueError` for one without ``act``.
+
+    Given the `game` they are about to play, the error is a `PolicyError` carrying the view
+    that seat would be shown first.
+    """
+    policies = _policy_list(policies)
     for i, p in enumerate(policies):
         if not callable(getattr(p, "act", None)):
-            raise ValueError(
-                f"seat {i}: {policy_name(p)} is not a policy (it needs an act(view) method)"
-            )
+            message = f"seat {i}: {policy_name(p)} is not a policy (it needs an act(view) method)"
+            if game is None:
+                raise ValueError(message)
+            view = game.view(i)
+            raise PolicyError(f"{message}; it would be shown {view}", policy=p, view=view)
     return policies
+
+
+def _policy_list(policies: object) -> list[object]:
+    # A lone bot is iterable by accident at best; say what was expected instead of a TypeError.
+    if callable(getattr(policies, "act", None)) or not isinstance(policies, Iterable):
+        raise ValueError(
+            f"policies must be a sequence with one policy per seat; got {policy_name(policies)}"
+        )
+    return list(policies)
 
 
 def ask(policy: object, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -117,8 +132,9 @@ def play_game(
     >>> len(r.scores), sum(len(h) for h in r.hands)
     (3, 24)
     """
-    policies = check_policies(policies)
+    policies = _policy_list(policies)
     game = Game(len(policies), rules=rules, seed=seed, deck=deck, first_player=first_player)
+    check_policies(policies, game)
     while not game.is_over:
         seat = game.current_player
         view = game.view(seat)
@@ -172,9 +188,10 @@ def play_match(
     """
     if isinstance(rounds, bool) or not isinstance(rounds, int | np.integer) or rounds < 1:
         raise ValueError(f"rounds must be a whole number >= 1; got {rounds!r}")
-    policies = check_policies(policies)
+    policies = _policy_list(policies)
     n = len(policies)
-    Game(n, rules=rules, deck=None, seed=0, first_player=first_player)  # validate the setup
+    # Validate the setup now; play_game checks the policies against the first real view.
+    Game(n, rules=rules, deck=None, seed=0, first_player=first_player)
     seeds = _seed_sequence(seed).spawn(int(rounds))
     games = tuple(
         play_game(
