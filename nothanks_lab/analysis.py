@@ -702,6 +702,20 @@ def _grid(values: Iterable[int], name: str, low: int) -> tuple[int, ...]:
     return out
 
 
+def _surface_grid(
+    cards: Iterable[int], pots: Iterable[int], hand: Iterable[int], rules: Rules
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Checked rows (cards not in the hand), columns (pots) and hand of a card × pot grid."""
+    mine = tuple(sorted(rules.check_cards(hand, what="hand")))
+    if len(set(mine)) != len(mine):
+        raise ValueError(f"the hand holds a card twice: {list(mine)}")
+    # A held card cannot be the active one: a full range of cards simply skips the hand's.
+    cs = tuple(c for c in dict.fromkeys(rules.check_cards(cards, what="cards")) if c not in mine)
+    if not cs:
+        raise ValueError(f"cards must name at least one card not in the hand {list(mine)}")
+    return cs, _grid(pots, "pots", low=0), mine
+
+
 def take_pass_surface(
     cards: Iterable[int],
     pots: Iterable[int],
@@ -717,6 +731,7 @@ def take_pass_surface(
 ) -> TakePassSurface:
     """Take minus No Thanks! over a grid of cards × pots, for a seat holding `hand`.
 
+    Cards of `hand` are left out of the rows (a held card cannot be the active one).
     ``method="immediate"`` counts this move only (:func:`immediate_take_minus_pass`).
     ``method="rollout"`` evaluates each cell's constructed position (:func:`position_view`)
     with :func:`evaluate_position` (`n` rollouts per move, `policy` in every seat), reusing one
@@ -727,14 +742,7 @@ def take_pass_surface(
     ([[9.0, 0.0, -1.0], [-30.0, -39.0, -40.0]], {10: 10, 28: 0})
     """
     rules = Rules() if rules is None else rules
-    cs = tuple(rules.check_cards(cards, what="cards"))
-    if not cs:
-        raise ValueError("cards must name at least one card")
-    ps = _grid(pots, "pots", low=0)
-    mine = tuple(sorted(rules.check_cards(hand, what="hand")))
-    clash = sorted(set(cs) & set(mine))
-    if clash:
-        raise ValueError(f"cards {clash} are in the hand; a held card cannot be the active one")
+    cs, ps, mine = _surface_grid(cards, pots, hand, rules)
     if method == "immediate":
         vals = np.array(
             [[immediate_take_minus_pass(c, p, mine) for p in ps] for c in cs], dtype=np.float64
@@ -802,9 +810,7 @@ def bot_boundary(
     """
     (checked,) = check_policies([bot])
     rules = Rules() if rules is None else rules
-    cs = tuple(rules.check_cards(cards, what="cards"))
-    ps = _grid(pots, "pots", low=0)
-    mine = tuple(sorted(rules.check_cards(hand, what="hand")))
+    cs, ps, mine = _surface_grid(cards, pots, hand, rules)
     if my_chips is not None and my_chips < 1:
         raise ValueError("my_chips must be at least 1: with no chip, Take is forced")
     takes = np.zeros((len(cs), len(ps)), dtype=np.bool_)

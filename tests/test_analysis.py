@@ -256,8 +256,11 @@ def test_rollout_surface_agrees_in_sign_where_the_answer_is_clear() -> None:
 
 
 def test_surface_bad_input() -> None:
-    with pytest.raises(ValueError, match="in the hand"):
-        an.take_pass_surface([27, 28], [0], hand=(27,))
+    assert an.take_pass_surface([27, 28, 27], [0], hand=(27,)).cards == (28,)
+    with pytest.raises(ValueError, match="not in the hand"):
+        an.take_pass_surface([27], [0], hand=(27,))
+    with pytest.raises(ValueError, match="twice"):
+        an.take_pass_surface([20], [0], hand=(27, 27))
     with pytest.raises(ValueError, match="method"):
         an.take_pass_surface([20], [0], method="exact")
     with pytest.raises(ValueError, match="outside"):
@@ -273,7 +276,8 @@ def test_bot_boundary_matches_the_marginal_rule(threshold: int) -> None:
     hand = (20, 22, 30)
     cards = tuple(c for c in range(3, 36) if c not in hand)
     pots = tuple(range(0, 40))
-    b = an.bot_boundary(MarginalCostBot(threshold), cards, pots, hand)
+    b = an.bot_boundary(MarginalCostBot(threshold), range(3, 36), pots, hand)
+    assert b.cards == cards
     for c in cards:
         cost = nt.card_points([*hand, c]) - nt.card_points(hand)
         expected = max(0, cost - threshold)  # smallest pot with cost - pot <= threshold
