@@ -367,3 +367,55 @@ def test_game_html_shows_the_table_and_no_removed_card_before_the_end(html_numbe
     assert set(g.scores()) <= numbers
     assert len(shown) > 18
     assert repr(g).startswith("<Game 3 players, over")
+
+
+def test_from_position_continues_a_round_consistently() -> None:
+    rng = np.random.default_rng(17)
+    for n in (3, 4, 6):
+        for _ in range(20):
+            g = nt.Game(n, seed=rng)
+            for _ in range(int(rng.integers(0, 30))):
+                g.step(TAKE if len(g.legal_actions()) == 1 or rng.random() < 0.4 else PASS)
+            if g.is_over:
+                continue
+            seat = g.current_player
+            view = g.view(seat)
+            turned = sum(e.action is TAKE for e in g.history)
+            truth = g.copy()
+            while not truth.is_over:
+                truth.step(TAKE)
+            rest = [e.card for e in truth.history if e.action is TAKE][turned + 1 :]
+            rebuilt = nt.Game.from_position(view, rest)
+            assert rebuilt.history == ()
+            assert [rebuilt.view(s) for s in range(n)] == [g.view(s) for s in range(n)]
+            # The same moves from there lead to the same end.
+            tail = truth.history[len(g.history) :]
+            for e in tail:
+                rebuilt.step(e.action)
+            assert (rebuilt.scores(), rebuilt.hands, rebuilt.chips) == (
+                truth.scores(),
+                truth.hands,
+                truth.chips,
+            )
+
+
+def test_from_position_refuses_inconsistent_guesses() -> None:
+    g = nt.Game(3, rules=TINY, deck=TINY_DECK)
+    g.step(TAKE)  # seat 0 takes 5; 2 is face up; 8, 3, 1 are face down
+    view = g.view(1)
+    assert view.cards_left == 3
+    with pytest.raises(ValueError, match="deck_rest must hold 3 cards; got 2"):
+        nt.Game.from_position(view, [8, 3])
+    with pytest.raises(ValueError, match="not seen"):
+        nt.Game.from_position(view, [8, 3, 5])  # 5 is in seat 0's hand
+    with pytest.raises(ValueError, match="not seen"):
+        nt.Game.from_position(view, [8, 8, 3])
+    with pytest.raises(ValueError, match="outside the deck"):
+        nt.Game.from_position(view, [8, 3, 9])
+    alt = nt.Game.from_position(view, [4, 6, 7])  # any unseen cards will do
+    assert alt.view(1) == view
+    end = nt.Game(3, rules=TINY, deck=TINY_DECK)
+    while not end.is_over:
+        end.step(TAKE)
+    with pytest.raises(ValueError, match="over"):
+        nt.Game.from_position(end.view(0), [])
