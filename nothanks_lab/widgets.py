@@ -325,19 +325,40 @@ def hints_html(view: PlayerView, names: Sequence[str], evaluation: str = "") -> 
     return f"<div><b>Hints</b>{body}{evaluation}</div>"
 
 
-def evaluation_html(view: PlayerView, seed: int, budget_s: float = 0.8) -> str:
-    """Take versus No Thanks! from the analysis module, or a message if it is not there yet."""
+def evaluation_html(view: PlayerView, seed: int, budget_s: float = 0.5) -> str:
+    """Take versus No Thanks! by rollouts (analysis module), or a message if it is missing."""
     try:
         from .analysis import evaluate_position
     except ImportError:
         return (
-            "<p style='color:#666'>Estimated value of Take vs No Thanks!: not available yet "
+            "<p style='color:#666'>Estimated value of Take vs No Thanks!: not available "
             "(the analysis module is not installed).</p>"
         )
-    result = evaluate_position(view, seed=seed, budget_s=budget_s)
-    html = getattr(result, "_repr_html_", None)
-    body = html() if callable(html) else f"<pre>{escape(repr(result))}</pre>"
-    return f"<div><p>Estimated final score of each move (95% interval):</p>{body}</div>"
+    ev = evaluate_position(view, seed=seed, budget_s=budget_s)
+    rows = []
+    for move in ev.moves().values():
+        s, w = move.score, move.win
+        rows.append(
+            f"<tr><td><b>{move.action}</b></td>"
+            f"<td>{s.value:.1f} <small>[{s.low:.1f}, {s.high:.1f}]</small></td>"
+            f"<td>{w.value:.0%} <small>[{w.low:.0%}, {w.high:.0%}]</small></td></tr>"
+        )
+    d = ev.score_diff
+    if d is None:
+        verdict = "You have no chips: Take is forced."
+    else:
+        sure = "clearly" if ev.confident else "perhaps (the interval includes 0)"
+        verdict = (
+            f"Take − No Thanks!: <b>{d.value:+.1f}</b> points [{d.low:+.1f}, {d.high:+.1f}] "
+            f"→ {sure} <b>{ev.best}</b> (lower score is better)."
+        )
+    return (
+        "<div><p style='margin:.4em 0 .1em'>Estimated value of Take vs No Thanks! "
+        f"({ev.n:,} rollouts per move, {escape(ev.policy)}; 95% intervals):</p>"
+        "<table style='border-spacing:.8em .1em'><tr><th>move</th>"
+        "<th>expected final score</th><th>win chance</th></tr>"
+        f"{''.join(rows)}</table><p style='margin:.2em 0'>{verdict}</p></div>"
+    )
 
 
 # --------------------------------------------------------------------------- the play table

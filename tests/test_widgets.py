@@ -1,0 +1,418 @@
+"""The play table and explorers without a browser: simulated clicks, asserting on game and widgets.
+
+Bots move at once (``bot_delay=0``) or only on ``advance()`` (``bot_delay=None``) so nothing
+sleeps, except the tests of the timed paths (a thread timer here, the kernel's asyncio loop in a
+real kernel), which wait a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import time
+from typing import Any
+
+import ipywidgets as W
+import numpy as np
+import pytest
+
+import nothanks_lab as nt
+from nothanks_lab.bots import MarginalCostBot, RandomBot
+from nothanks_lab.widgets import (
+    BotPicker,
+    PlayTable,
+    final_scores_html,
+    hints_html,
+    neighbour_cards,
+    seats_html,
+)
+
+
+def buttons(widget: W.Widget) -> list[W.Button]:
+    """Every button in a widget tree (toggle buttons included)."""
+    found = []
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if isinstance(w, W.Button | W.ToggleButton):
+            found.append(w)
+        stack.extend(getattr(w, "children", ()))
+    return found
+
+
+def click_as(table: PlayTable, policy: Any) -> None:
+    """Play the person's seat by clicking what `policy` would choose, to the end of the round."""
+    while table.phase == "human":
+        action = policy.act(table.view)
+        (table.take_button if action is nt.Action.TAKE else table.pass_button).click()
+
+
+class Raising:
+    """A policy that fails on every move."""
+
+    name = "Raiser"
+
+    def act(self, view: nt.PlayerView) -> nt.Action:
+        raise RuntimeError("boom at the table")
+
+
+# ----------------------------------------------------------------------------- the table
+def test_default_table_is_dealt_and_waits_for_the_person() -> None:
+    t = PlayTable(bot_delay=None)
+    assert t.game is not None and t.game.history == () and t.phase == "human"
+    assert t.human_seat == 0 and t.game.current_player == 0
+    assert t.game.n_players == 4
+    assert not t.take_button.disabled and not t.pass_button.disabled
+    labels = [b.description for b in buttons(t.widget)]
+    assert [x for x in labels if "Take" in x] == ["Take"]
+    assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"]
+    assert "New game" in labels and "Next round" in labels
+    assert f">{t.game.active_card}<" in t.table.value
+    assert "Your turn" in t.status.value
+    bundle = t._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == t.widget.model_id
+
+
+def test_a_full_round_by_clicks_ends_in_final_scores() -> None:
+    t = PlayTable(3, bot_delay=0, double_click_s=0, seed=11)
+    click_as(t, MarginalCostBot(5))
+    game = t.game
+    assert game is not None and game.is_over and t.phase == "match_over"
+    assert sum(len(h) for h in game.hands) == game.rules.n_in_play
+    final = t.final.value
+    assert "Final scores" in final
+    for name, points, chips, score in zip(
+        t.names, game.card_points(), game.chips, game.scores(), strict=True
+    ):
+        assert re.search(rf"{re.escape(name)}.*?>{points}<.*?>{chips}<.*?<b>{score}</b>", final), (
+            name
+        )
+    for c in game.removed_cards():
+        assert f">{c}<" in final
+    assert "Winner" in final
+    assert t.take_button.disabled and t.pass_button.disabled
+    assert len(t.log_lines) == len(game.history)
+    assert "<li>" + t.log_lines[-1] in t.log.value  # newest first
+    assert t.results[0].scores == game.scores()
+
+
+def test_a_match_at_the_table_equals_play_match_with_the_same_seed() -> None:
+    """The widget holds no rules: clicking as bot X reproduces play_match's deals and rotation."""
+    rounds, seed = 3, 21
+    t = PlayTable(
+        3,
+        [("marginal", {"threshold": 3}), ("marginal", {"threshold": 12})],
+        bot_delay=0,
+        double_click_s=0,
+        seed=seed,
+        rounds=rounds,
+    )
+    me = MarginalCostBot(7)
+    for r in range(rounds):
+        assert t.game is not None and t.game.first_player == r % 3
+        click_as(t, me)
+        if r < rounds - 1:
+            assert t.phase == "round_over" and t.next_button.layout.display != "none"
+            assert f"1 of {rounds}" not in t.final.value or r == 0
+            t.next_button.click()
+    assert t.phase == "match_over" and t.next_button.layout.display == "none"
+    expected = nt.play_match(
+        [me, MarginalCostBot(3), MarginalCostBot(12)], rounds=rounds, seed=seed
+    )
+    got = t.match_result()
+    assert got is not None
+    np.testing.assert_array_equal(got.round_scores, expected.round_scores)
+    assert "Match winner" in t.final.value
+    for total in expected.totals.tolist():
+        assert f"<b>{total}</b>" in t.final.value
+
+
+def test_next_round_is_refused_mid_round_and_after_the_match() -> None:
+    t = PlayTable(3, bot_delay=0, double_click_s=0, seed=2)
+    before = t.game.history
+    t.next_button.click()  # hidden, but a program can click it: refused, shown, nothing changes
+    assert "finish this round first" in t.errors.messages[-1]
+    assert t.game.history == before
+    click_as(t, MarginalCostBot(10))
+    with pytest.raises(nt.IllegalActionError, match="match is over"):
+        t.next_round()
+
+
+def test_double_click_makes_one_move() -> None:
+    now = [100.0]
+    t = PlayTable(bot_delay=None, seed=4)
+    t.clock = lambda: now[0]
+    t.take_button.click()
+    t.take_button.click()  # same instant: the second click of a double click
+    assert len(t.game.history) == 1 and t.game.history[0].action is nt.Action.TAKE
+    assert "double click" in t.reason.value
+    now[0] += 0.05
+    t.pass_button.click()
+    assert len(t.game.history) == 1
+    now[0] += 1.0
+    t.take_button.click()  # a deliberate second take, after a pause
+    assert [e.action for e in t.game.history] == [nt.Action.TAKE, nt.Action.TAKE]
+
+
+def test_clicks_while_bots_move_are_refused(snapshot: Any) -> None:
+    t = PlayTable(bot_delay=None, double_click_s=0, seed=5)
+    t.pass_button.click()
+    assert t.phase == "bot" and t.game.current_player == 1
+    assert t.take_button.disabled and t.pass_button.disabled
+    assert "thinking" in t.status.value
+    before = snapshot(t.game)
+    t.take_button.click()
+    t.pass_button.click()
+    assert snapshot(t.game) == before
+    assert "not your turn" in t.reason.value
+    assert t.errors.messages == []
+    moved = []
+    while t.phase == "bot":
+        moved.append(t.advance())
+    assert t.phase == "human" and moved
+    assert list(t.game.history[1:]) == moved  # one bot move per advance()
+    assert t.advance() is None  # nothing to advance on the person's turn
+
+
+def test_restart_mid_round_and_while_bots_are_scheduled() -> None:
+    t = PlayTable(bot_delay=0.05, double_click_s=0, seed=6)
+    t.pass_button.click()  # a bot move is now scheduled on a thread timer (no loop in pytest)
+    old = t.game
+    t.new_button.click()
+    assert t.game is not old and t.game.history == () and t.phase == "human"
+    n_old = len(old.history)
+    time.sleep(0.3)
+    # The old round's timer fired into a newer generation and did nothing.
+    assert t.game.history == () and len(old.history) == n_old
+    assert t.errors.messages == []
+
+
+def test_bots_move_one_at_a_time_on_a_timer() -> None:
+    t = PlayTable(bot_delay=0.02, double_click_s=0, seed=8)
+    t.pass_button.click()
+    assert t.phase == "bot" and len(t.game.history) == 1  # nothing moved synchronously
+    deadline = time.monotonic() + 5
+    while t.phase == "bot" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert t.phase == "human" and len(t.game.history) > 1
+    assert t.errors.messages == []
+
+
+def test_seed_makes_deals_reproducible_and_moves_on_after_a_deal() -> None:
+    a = PlayTable(bot_delay=None, seed=9)
+    b = PlayTable(bot_delay=None, seed=9)
+    assert a.game.active_card == b.game.active_card
+    assert a.seed.value == 10
+    a.new_button.click()  # seed 10 now
+    assert a.match_seed == 10
+    first = a.game.view(0)
+    b.seed.value = 10
+    b.new_button.click()
+    assert b.game.view(0) == first
+
+
+def test_bot_that_raises_is_shown_and_the_game_stays_intact() -> None:
+    t = PlayTable(3, ["marginal", Raising()], bot_delay=0, double_click_s=0, seed=3)
+    t.pass_button.click()  # seat 1 passes or takes; seat 2 raises sooner or later
+    while t.phase == "human":
+        t.pass_button.click()
+    assert t.phase == "failed"
+    assert any("PolicyError" in m and "boom at the table" in m for m in t.errors.messages)
+    text = "".join(o["text"] for o in t.errors.output.outputs)
+    assert "boom at the table" in text and "Raiser" in text
+    assert t.game.current_player == 2  # the failed move was never applied
+    history = t.game.history
+    assert t.game.history == nt.Game.replay(3, history, deck=_deck(t.game)).history
+    assert t.take_button.disabled and "failed" in t.status.value
+    t.take_button.click()
+    assert t.game.history == history
+    assert t.advance() is None
+
+
+def _deck(game: nt.Game) -> list[int]:
+    probe = game.copy()
+    order = [e.card for e in game.history if e.action is nt.Action.TAKE]
+    while not probe.is_over:
+        order.append(probe.active_card)
+        probe.step(nt.Action.TAKE)
+    return order
+
+
+def test_hidden_chips_show_question_marks_but_never_my_own() -> None:
+    t = PlayTable(3, bot_delay=0, double_click_s=0, seed=12, hide_chips=True)
+    t.pass_button.click()
+    view = t.view
+    rows = t.table.value.split("<tr")[2:]
+    assert len(rows) == 3
+    assert f">{view.my_chips}<" in rows[0]
+    for row in rows[1:]:
+        assert row.count(">?<") == 2  # chips and score
+    t.hide_chips.value = False
+    assert ">?<" not in t.table.value
+    t.hide_chips.value = True
+    click_as(t, MarginalCostBot(10))
+    assert ">?<" not in t.table.value  # everything is revealed once the round is over
+    assert ">?<" not in t.final.value
+
+
+def test_zero_chips_disables_no_thanks_with_the_reason() -> None:
+    rules = nt.Rules(chips=((3, 0),))
+    t = PlayTable(3, bot_delay=None, double_click_s=0, seed=1, rules=rules)
+    assert t.phase == "human" and t.view.my_chips == 0
+    assert t.pass_button.disabled and not t.take_button.disabled
+    assert "no chips" in t.reason.value and "no chips" in t.pass_button.tooltip
+    before = t.game.history
+    t.pass_button.click()  # only a program can click a disabled button: refused, shown
+    assert t.game.history == before
+    assert any("IllegalActionError" in m for m in t.errors.messages)
+    t.take_button.click()
+    assert len(t.game.history) == 1
+
+
+def test_setup_controls_build_the_next_game() -> None:
+    t = PlayTable(bot_delay=None, seed=3)
+    t.players.value = 5
+    assert len(t.seats_box.children) == 5
+    picker = t.pickers[2]
+    picker.dropdown.value = "random"
+    (slider,) = picker.params_box.children
+    assert slider.description == "p_take" and (slider.min, slider.max) == (0.0, 1.0)
+    slider.value = 0.25
+    t.rounds_box.value = 2
+    t.new_button.click()
+    assert t.game.n_players == 5 and t.rounds == 2
+    bot = t.policies[2]
+    assert isinstance(bot, RandomBot) and bot.p_take == 0.25
+    assert isinstance(t.policies[1], nt.bots.Bot) and t.policies[0] is None
+    assert "round 1 of 2" in t.title.value
+    assert "random(p_take=0.25)" in t.table.value
+
+
+def test_bot_picker_builds_sliders_from_declared_params() -> None:
+    p = BotPicker("Seat 1", ("marginal", {"threshold": 4}))
+    (slider,) = p.params_box.children
+    declared = nt.bots.params_of("marginal")["threshold"]
+    assert (slider.min, slider.max, slider.value) == (declared.low, declared.high, 4)
+    assert p.make().threshold == 4 and p.spec() == "marginal(threshold=4)"
+    p.dropdown.value = "random"
+    assert [w.description for w in p.params_box.children] == ["p_take"]
+    a = p.make(np.random.SeedSequence(1))
+    b = p.make(np.random.SeedSequence(1))
+    assert [a.rng.random() for _ in range(3)] == [b.rng.random() for _ in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_players": 2}, "n_players must be one of"),
+        ({"n_players": 8}, "n_players must be one of"),
+        ({"human_seat": 4}, "human_seat"),
+        ({"rounds": 0}, "rounds"),
+        ({"bot_delay": -1}, "bot_delay"),
+        ({"seed": -3}, "seed"),
+        ({"bots": ["marginal"]}, "bots must list 3 bots"),
+        ({"bots": ["nope", "marginal", "marginal"]}, "unknown bot 'nope'"),
+        ({"bots": [("marginal", {"speed": 1}), "random", "random"]}, "no parameter speed"),
+        ({"bots": [3, "random", "random"]}, "a bot is a registered name"),
+        ({"rules": "standard"}, "rules must be"),
+    ],
+)
+def test_bad_settings_raise_value_error(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        PlayTable(**kwargs)
+
+
+# ----------------------------------------------------------------------------- pure HTML
+def test_seats_html_groups_runs_and_hides_only_opponents() -> None:
+    g = nt.Game(3, deck=range(3, 27))
+    for a in ("TAKE", "TAKE", "PASS", "TAKE", "TAKE"):
+        g.step(nt.Action[a])
+    view = g.view(0)
+    html = seats_html(view, ["me", "b1", "b2"], hide_chips=True)
+    assert html.count('title="run scores 3"') == 1
+    assert html.count(">?<") == 4  # two opponents: chips and score each
+    assert f"<b>{view.scores()[0]}</b>" in html
+
+
+def test_final_scores_html_needs_a_finished_round() -> None:
+    g = nt.Game(3, seed=1)
+    with pytest.raises(nt.IllegalActionError):
+        final_scores_html(g, ["a", "b", "c"])
+
+
+def test_hints_list_the_neighbours_of_my_runs() -> None:
+    deck = [20, 21, 23, 22, 30, *range(3, 20), 24, 25]
+    g = nt.Game(3, deck=deck)
+    g.step(nt.Action.TAKE)  # seat 0: 20
+    g.step(nt.Action.TAKE)  # seat 0: 20 21 -> neighbours 19, 22
+    g.step(nt.Action.PASS)  # 23 to seat 1
+    g.step(nt.Action.TAKE)  # seat 1: 23; active 22 now
+    view = g.view(0)
+    assert neighbour_cards(view) == [19, 22]
+    html = hints_html(view, ["me", "b1", "b2"])
+    assert "22 is the card on the table now" in html
+    probability = pytest.importorskip("nothanks_lab.probability")
+    p = probability.p_all_in_play([19], view.seen_cards, view.rules)
+    assert f"19 is still to come with chance <b>{p:.0%}</b>" in html
+
+
+def test_hint_toggle_shows_hints_on_my_turn() -> None:
+    t = PlayTable(bot_delay=None, double_click_s=0, seed=5)
+    t.take_button.click()
+    t.hint_toggle.value = True
+    assert t.errors.messages == []
+    html = t.hints.value
+    assert "Neighbours of your runs" in html
+    analysis = pytest.importorskip("nothanks_lab.analysis")
+    assert "Estimated value of Take vs No Thanks!" in html
+    n = int(re.search(r"\(([\d,]+) rollouts per move", html).group(1).replace(",", ""))
+    seed = t.match_seed * 1000 + len(t.game.history)
+    ev = analysis.evaluate_position(t.view, seed=seed, n=n)
+    # Same seed, same samples: the panel's numbers are the analysis module's own.
+    assert f"{ev.take.score.value:.1f} <small>[{ev.take.score.low:.1f}" in html
+    t.hint_toggle.value = False
+    assert t.hints.value == ""
+
+
+# ----------------------------------------------------------------------------- a real kernel
+def test_bots_move_by_themselves_in_a_real_kernel() -> None:
+    """In a live ipykernel (what JupyterLab and Voilà run) the delayed bot moves really happen."""
+    jupyter_client = pytest.importorskip("jupyter_client")
+    km, kc = jupyter_client.manager.start_new_kernel(kernel_name="python3")
+    try:
+        code = textwrap.dedent(
+            """
+            from nothanks_lab.widgets import PlayTable
+            t = PlayTable(bot_delay=0.05, double_click_s=0, seed=8, bots=["marginal"] * 3)
+            t.pass_button.click()
+            print("after click", t.phase, len(t.game.history))
+            """
+        )
+        out = _run(kc, code)
+        assert "after click bot 1" in out
+        for _ in range(100):  # the kernel's loop moves the bots between our requests
+            time.sleep(0.1)
+            out = _run(kc, "print('later', t.phase, len(t.game.history), t.errors.messages)")
+            if "later human" in out:
+                break
+        phase, n = out.split()[1:3]
+        assert phase == "human" and int(n) > 1, out
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def _run(kc: Any, code: str) -> str:
+    """Execute `code` in the kernel and return what it printed; fail on an error."""
+    chunks: list[str] = []
+
+    def on_output(msg: dict[str, Any]) -> None:
+        if msg["msg_type"] == "stream":
+            chunks.append(msg["content"]["text"])
+        elif msg["msg_type"] == "error":
+            chunks.append("\n".join(msg["content"]["traceback"]))
+
+    reply = kc.execute_interactive(code, timeout=60, output_hook=on_output)
+    assert reply["content"]["status"] == "ok", "".join(chunks)
+    return "".join(chunks)
