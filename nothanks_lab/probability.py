@@ -71,9 +71,13 @@ _BATCH = 1 << 16
 # --------------------------------------------------------------------------------------------
 
 
+#: Building a `Rules` validates it (~20 us), so the default rule set is built once.
+_STANDARD = Rules()
+
+
 def _rules(rules: Rules | None) -> Rules:
     if rules is None:
-        return Rules()
+        return _STANDARD
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a nothanks_lab.Rules or None; got {rules!r}")
     return rules
@@ -382,7 +386,6 @@ def _longest_at_most(rules: Rules, seen: frozenset[int]) -> tuple[tuple[int, ...
     caps = np.arange(k + 1)
     cnt = np.zeros((k + 1, free_needed + 1, k + 2), dtype=np.int64)
     cnt[:, 0, 0] = 1
-    too_long = np.arange(k + 2)[None, :] > caps[:, None]  # [L, run length]
     for c in rules.cards:
         new = np.zeros_like(cnt)
         if c in seen:
@@ -390,7 +393,8 @@ def _longest_at_most(rules: Rules, seen: frozenset[int]) -> tuple[tuple[int, ...
         else:
             new[:, 1:, 1:] = cnt[:, :-1, :-1]
             new[:, :, 0] = cnt.sum(axis=2)
-        new[too_long[:, None, :].repeat(free_needed + 1, axis=1)] = 0
+        # A run grows by at most one card per step, so only length L + 1 can break cap L.
+        new[caps, :, caps + 1] = 0
         cnt = new
     at_most = cnt[:, free_needed, :].sum(axis=1)
     return tuple(int(x) for x in at_most), comb(n - len(seen), k - len(seen))
@@ -434,7 +438,8 @@ def p_longest_run_at_least(k: int, rules: Rules | None = None, *, seen: Seen = (
     return _ratio(total - at_most[k - 1], total)
 
 
-def _start_probabilities(rules: Rules, seen: frozenset[int]) -> list[Fraction]:
+@lru_cache(maxsize=256)
+def _start_probabilities(rules: Rules, seen: frozenset[int]) -> tuple[Fraction, ...]:
     """For each card c, the exact chance that c is in play and c - 1 is not (c starts a run)."""
     u = rules.n_cards - len(seen)
     r = rules.n_removed
@@ -453,7 +458,7 @@ def _start_probabilities(rules: Rules, seen: frozenset[int]) -> list[Fraction]:
             out.append(Fraction(0))
         else:
             out.append(p_in_after_out)
-    return out
+    return tuple(out)
 
 
 def expected_card_points_all(rules: Rules | None = None, *, seen: Seen = ()) -> float:
@@ -471,7 +476,12 @@ def expected_card_points_all(rules: Rules | None = None, *, seen: Seen = ()) -> 
     3.0
     """
     rules, seen_set = _resolve_seen(seen, rules)
-    p = _start_probabilities(rules, seen_set)
+    return _expected_points(rules, seen_set)
+
+
+@lru_cache(maxsize=256)
+def _expected_points(rules: Rules, seen: frozenset[int]) -> float:
+    p = _start_probabilities(rules, seen)
     return float(sum(c * q for c, q in zip(rules.cards, p, strict=True)))
 
 
