@@ -1,0 +1,173 @@
+"""The command line: headless tournaments print their table; bad input exits with a message."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nothanks_lab.__main__ import main, run
+from nothanks_lab.tournament import head_to_head, tournament
+
+BOTS = ["marginal:threshold=10", "marginal:threshold=-40", "marginal:threshold=0"]
+
+
+def cli(*args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
+    cmd = [script] if script else [sys.executable, "-m", "nothanks_lab"]
+    return subprocess.run(
+        [*cmd, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        check=False,
+    )
+
+
+def test_module_prints_the_tournament_table() -> None:
+    p = cli(
+        "tournament",
+        "--players",
+        "3",
+        "--games",
+        "300",
+        "--bots",
+        *BOTS,
+        "--seed",
+        "1",
+        "--workers",
+        "2",
+        "--no-progress",
+    )
+    assert p.returncode == 0, p.stderr
+    expected = str(tournament(BOTS, 3, 300, seed=1))
+    assert p.stdout.strip() == expected
+    assert "rank" in p.stdout and "win share" in p.stdout
+    assert p.stdout.splitlines()[3].split()[1] == "MarginalCostBot(threshold=10)"
+
+
+def test_help_lists_commands_and_examples() -> None:
+    p = cli("--help")
+    assert p.returncode == 0
+    for word in ("tournament", "head-to-head", "sweep", "tune", "bots", "examples"):
+        assert word in p.stdout
+    p = cli("tournament", "--help")
+    assert p.returncode == 0 and "--workers" in p.stdout and "--bots" in p.stdout
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).with_name("nothanks-lab")
+    if not script.exists():
+        pytest.skip("console script not installed in this environment")
+    p = cli("bots", script=str(script))
+    assert p.returncode == 0 and "marginal" in p.stdout and "threshold" in p.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["tournament", "--bots", "nope", "marginal", "marginal"], "unknown bot 'nope'"),
+        (["tournament", "--bots", "marginal:thresold=1", "marginal", "marginal"], "thresold"),
+        (["tournament", "--bots", "marginal", "marginal"], "n_players=2"),
+        (["tournament", "--bots", *BOTS, "--games", "0"], "n_games"),
+        (["tournament", "--bots", *BOTS, "--players", "9"], "n_players=9"),
+        (["sweep", "-c", "marginal", "-g", "threshold", "-o", "marginal", "-p", "3"], "--grid"),
+        (
+            ["tune", "-c", "marginal", "--bounds", "threshold=1", "-o", "marginal", "-p", "3"],
+            "--bounds",
+        ),
+    ],
+)
+def test_bad_input_exits_2_with_the_reason(
+    args: list[str], match: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*args, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and match in err
+
+
+def test_unknown_bot_from_a_real_process() -> None:
+    p = cli("tournament", "--bots", "nope", "marginal", "marginal", "--games", "5")
+    assert p.returncode == 2 and "unknown bot 'nope'" in p.stderr and "available" in p.stderr
+
+
+def test_formats_are_parseable_and_agree() -> None:
+    args = ["tournament", "--bots", *BOTS, "--games", "50", "--seed", "3", "--no-progress"]
+    records = tournament(BOTS, 3, 50, seed=3).to_records()
+    assert json.loads(run([*args, "--format", "json"])) == records
+    rows = list(csv.DictReader(io.StringIO(run([*args, "--format", "csv"]))))
+    assert [r["bot"] for r in rows] == [r["bot"] for r in records]
+    assert float(rows[0]["win_share"]) == records[0]["win_share"]
+    md = run([*args, "--format", "markdown"]).splitlines()
+    assert md[0].startswith("| rank | bot |") and len(md) == 2 + len(records)
+
+
+def test_head_to_head_sweep_and_tune_commands() -> None:
+    out = run(
+        [
+            "head-to-head",
+            "-c",
+            "marginal:threshold=5",
+            "-o",
+            "marginal",
+            "-p",
+            "3",
+            "-n",
+            "40",
+            "--seed",
+            "2",
+            "--no-progress",
+        ]
+    )
+    assert out == str(head_to_head("marginal:threshold=5", "marginal", 3, 40, 2))
+    out = json.loads(
+        run(
+            [
+                "sweep",
+                "-c",
+                "marginal",
+                "-g",
+                "threshold=0,10",
+                "-o",
+                "marginal",
+                "-p",
+                "3",
+                "-n",
+                "40",
+                "--seed",
+                "2",
+                "--format",
+                "json",
+                "--no-progress",
+            ]
+        )
+    )
+    assert [r["threshold"] for r in out] == [0, 10]
+    assert out[1]["win_share"] == pytest.approx(1 / 3)
+    out = run(
+        [
+            "tune",
+            "-c",
+            "marginal",
+            "--bounds",
+            "threshold=-10:20",
+            "-o",
+            "marginal",
+            "-p",
+            "3",
+            "-n",
+            "30",
+            "--seed",
+            "2",
+            "--max-evals",
+            "6",
+            "--no-progress",
+        ]
+    )
+    assert out.startswith("Tuned (grid-bounded") and "on fresh deals" in out
