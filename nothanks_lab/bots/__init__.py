@@ -14,14 +14,22 @@ from .base import (
     params_of,
     register,
 )
+from .best import BestBot
+from .expectation import ExpectationBot
+from .heuristic import HeuristicBot
+from .search import SearchBot
 from .simple import MarginalCostBot, RandomBot
 
 __all__ = [
+    "BestBot",
     "Bot",
+    "ExpectationBot",
+    "HeuristicBot",
     "MarginalCostBot",
     "Param",
     "Policy",
     "RandomBot",
+    "SearchBot",
     "available_bots",
     "bot_class",
     "decision_args",

@@ -1,0 +1,197 @@
+"""The milker: a parametric heuristic whose every idea is a switch, and its compiled decision.
+
+`HeuristicBot` takes a card when its net cost (the change in card points, minus the pot, minus
+the hope of bridging a gap) is at most a threshold that loosens when the bot is short of chips
+and as the deck runs out, and loosens further to deny the leader a card that fits the leader's
+runs. When it would take a card that nobody else wants, it lets the card go round once more to
+collect a chip from every other seat ("milking"). Each idea is a declared parameter, and setting
+its weight to 0 (or ``milk=False``) switches it off. The decision itself is one pure,
+numba-compilable function, `heuristic_decide`, run as plain Python by `HeuristicBot.act` and
+compiled by the simulator and the search bot's rollouts. Its defaults come from
+``benchmarks/tune_heuristic.py`` (common random numbers against a field of bots).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import card_points_mask, marginal_points
+from ..engine import Action
+from ..rules import Rules
+from ..view import PlayerView
+from .base import Bot, Param, decision_args, register
+
+__all__ = ["HEURISTIC_PARAMS", "HeuristicBot", "heuristic_decide", "heuristic_terms"]
+
+#: Declared parameters, in the order `heuristic_decide` reads them from its ``params`` array.
+HEURISTIC_PARAMS: tuple[Param, ...] = (
+    Param("threshold", 10.0, -10.0, 40.0, "take when the net cost is at most this (base)"),
+    Param("pot_weight", 1.0, 0.0, 3.0, "points one chip in the pot is worth"),
+    Param("chip_ref", 6.0, 0.0, 20.0, "chip count below which the threshold loosens"),
+    Param("chip_weight", 1.0, 0.0, 10.0, "threshold rise per chip below chip_ref (0 = off)"),
+    Param("late_weight", 4.0, 0.0, 30.0, "threshold rise as the deck runs out (0 = off)"),
+    Param("bridge_weight", 0.5, 0.0, 1.0, "share of a gap-filling card's cost forgiven (0 = off)"),
+    Param("milk", True, False, True, "let a card nobody else wants go round once more", bool),
+    Param("milk_margin", 6.0, -10.0, 40.0, "milk only if every rival's net cost exceeds this"),
+    Param("block_weight", 3.0, 0.0, 30.0, "threshold rise for a card fitting the leader (0 = off)"),
+)
+
+# Positions of the rule constants appended after the declared parameters in ``fast_params``.
+_N_DECLARED = len(HEURISTIC_PARAMS)
+_LOW, _HIGH, _REMOVED = _N_DECLARED, _N_DECLARED + 1, _N_DECLARED + 2
+
+
+def heuristic_terms(
+    params: np.ndarray,
+    card: int,
+    pot: int,
+    seat: int,
+    hands: np.ndarray,
+    chips: np.ndarray,
+    cards_left: int,
+) -> tuple[int, float, float, float, bool, bool, bool]:
+    """The numbers behind the milker's choice: cost, bridge, net, threshold, block, milk, take.
+
+    ``cost`` is the change in card points, ``bridge`` the discount for a card that may later
+    join two of the bot's runs, ``net = cost - pot_weight * pot - bridge``; the bot takes when
+    ``net <= threshold`` unless it milks. Pure and numba-compilable; ``params`` holds the
+    declared parameters in `HEURISTIC_PARAMS` order followed by low card, high card and the
+    number of removed cards.
+    """
+    n = hands.shape[0]
+    mine = hands[seat]
+    low = int(params[_LOW])
+    high = int(params[_HIGH])
+    n_removed = params[_REMOVED]
+    in_play = high - low + 1 - params[_REMOVED]
+    cost = marginal_points(mine, card)
+
+    seen = np.int64(1) << card
+    for o in range(n):
+        seen |= hands[o]
+    # A given unseen card is still to come with chance cards_left / (cards_left + n_removed).
+    p_future = cards_left / (cards_left + n_removed) if cards_left + n_removed > 0 else 0.0
+
+    # Run bridging: a card two away from one of ours, the card between still unseen.
+    bridge = 0.0
+    if cost > 0:
+        for d in (-2, 2):
+            nb = card + d
+            mid = card + d // 2
+            if low <= nb <= high and (mine >> nb) & 1 and not (seen >> mid) & 1:
+                bridge = params[5] * p_future * cost
+
+    net = cost - params[1] * pot - bridge
+    late = 1.0 - cards_left / max(1.0, in_play - 1.0)
+    threshold = params[0] + params[3] * (params[2] - chips[seat]) + params[4] * late
+
+    # Blocking: loosen for a card that fits the runs of the leading rival (scores are only
+    # counted when some rival's runs fit the card, which keeps the common case cheap).
+    fits = False
+    for o in range(n):
+        if o != seat and marginal_points(hands[o], card) <= 0:
+            fits = True
+    block = False
+    if fits and params[8] > 0:
+        leader = -1
+        best = 1 << 30
+        # Rivals in turn order from our seat, so ties go the same way from every seat.
+        for k in range(1, n):
+            o = (seat + k) % n
+            s = card_points_mask(hands[o]) - chips[o]
+            if s < best:
+                best = s
+                leader = o
+        if (
+            marginal_points(hands[leader], card) <= 0
+            and best <= card_points_mask(mine) - chips[seat]
+        ):
+            block = True
+            threshold += params[8]
+
+    take = net <= threshold
+    # Milking: a card we would take and no rival wants goes round once more for their chips.
+    milk = False
+    if take and params[6] > 0.5 and chips[seat] > 0:
+        milk = True
+        for k in range(1, n):
+            o = (seat + k) % n
+            # A rival with no chips must take; one whose net cost is low may want it.
+            if chips[o] == 0 or marginal_points(hands[o], card) - (pot + k) <= params[7]:
+                milk = False
+                break
+    return cost, bridge, net, threshold, block, milk, take and not milk
+
+
+def heuristic_decide(
+    params: np.ndarray,
+    card: int,
+    pot: int,
+    seat: int,
+    hands: np.ndarray,
+    chips: np.ndarray,
+    cards_left: int,
+) -> bool:
+    """The milker's decision on public facts (numba-compilable); True means take.
+
+    The forced take at zero chips is the caller's.
+    """
+    return heuristic_terms(params, card, pot, seat, hands, chips, cards_left)[6]
+
+
+def pack_params(values: dict[str, Any], rules: Rules | None = None) -> np.ndarray:
+    """The ``params`` array of `heuristic_decide` from parameter values and a rule set."""
+    rules = Rules() if rules is None else rules
+    declared = [float(values[p.name]) for p in HEURISTIC_PARAMS]
+    return np.array([*declared, rules.low_card, rules.high_card, rules.n_removed], dtype=np.float64)
+
+
+@register("heuristic")
+class HeuristicBot(Bot):
+    """The milker: chip- and endgame-aware thresholds, run bridging, milking, blocking.
+
+    Every idea is a parameter that can be switched off (a weight of 0, ``milk=False``);
+    with all of them off and ``pot_weight=1`` it is ``MarginalCostBot(threshold)``.
+
+    >>> from nothanks_lab import Game
+    >>> bot = HeuristicBot()
+    >>> g = Game(3, deck=range(3, 27))
+    >>> bot.act(g.view(0))
+    <Action.TAKE: 'take'>
+    >>> HeuristicBot(milk=False, chip_weight=0).params["milk"]
+    False
+    """
+
+    PARAMS = HEURISTIC_PARAMS
+    #: Decision function shared with the simulator's compiled fast path.
+    FAST_DECIDE = staticmethod(heuristic_decide)
+
+    def fast_params(self, rules: Rules | None = None) -> np.ndarray:
+        """Parameters of `heuristic_decide` (the standard game's constants unless given)."""
+        return pack_params(self._params, rules)
+
+    def act(self, view: PlayerView) -> Action:
+        if not view.can_pass:
+            return Action.TAKE
+        take = heuristic_decide(self.fast_params(view.rules), *decision_args(view))
+        return Action.TAKE if take else Action.PASS
+
+    def explain(self, view: PlayerView) -> dict[str, Any]:
+        cost, bridge, net, threshold, block, milk, take = heuristic_terms(
+            self.fast_params(view.rules), *decision_args(view)
+        )
+        forced = not view.can_pass
+        return {
+            "action": Action.TAKE if take or forced else Action.PASS,
+            "card": view.active_card,
+            "pot": view.pot,
+            "cost": int(cost),
+            "bridge": float(bridge),
+            "net_cost": float(net),
+            "threshold": float(threshold),
+            "blocking_leader": bool(block),
+            "milking": bool(milk),
+            "forced": forced,
+        }

@@ -1,0 +1,318 @@
+"""Bots: one conformance test every registered bot passes, then each bot's own behaviour.
+
+Conformance: a bot decides from public information only (the same move on two rounds that
+differ only in cards nobody has seen), makes legal moves only, is reproducible from its seed,
+declares its parameters (defaults inside their ranges; out-of-range or unknown values refused),
+and explains its choice. Then: the milker's switches (all off = the marginal-cost rule; each
+idea changes the move where it should), the compiled fast path equals the one-game engine, the
+expectation bot's chances are the probability module's, and the search bot's rollouts.
+Strength claims live in ``benchmarks/strength_table.py``, not here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import nothanks_lab as nt
+from nothanks_lab import Action, Game, PlayerView
+from nothanks_lab.bots import (
+    ExpectationBot,
+    HeuristicBot,
+    MarginalCostBot,
+    SearchBot,
+    available_bots,
+    make_bot,
+    params_of,
+)
+from nothanks_lab.bots.heuristic import HEURISTIC_PARAMS
+from nothanks_lab.bots.search import rollout_values
+from nothanks_lab.probability import p_all_in_play
+
+ALL = available_bots()
+# Search bots are slow in Python-level tests; a small budget keeps the suite quick while the
+# decision code is the same (the default budget is exercised in `test_defaults_decide`).
+QUICK = {"search": {"n_rollouts": 24}, "best": {"n_rollouts": 24}}
+
+
+def build(name: str, seed: int = 0, **extra: Any) -> Any:
+    """A registered bot with quick settings, seeded when it takes a seed."""
+    params = {**QUICK.get(name, {}), **extra}
+    return make_bot(name, seed=seed, **params)
+
+
+def twin_positions(n_players: int, seed: int, n: int = 4) -> list[tuple[Game, Game]]:
+    """Pairs of rounds at equal public positions whose removed cards and deck order differ."""
+    rng = np.random.default_rng(seed)
+    driver = MarginalCostBot(6)
+    pairs = []
+    for _ in range(n):
+        a = Game(n_players, seed=rng)
+        stop = int(rng.integers(0, 60))
+        for _ in range(stop):
+            if a.is_over or a.cards_left == 0:
+                break
+            a.step(driver.act(a.view(a.current_player)))
+        v = a.view(a.current_player)
+        # Another guess at the face-down cards: a different draw from the unseen ones.
+        taken = [e.card for e in a.history if e.action is Action.TAKE]
+        unseen = np.array(v.unseen_cards)
+        rest = [int(c) for c in rng.permutation(unseen)[: v.cards_left]]
+        b = Game.replay(n_players, a.history, deck=[*taken, v.active_card, *rest])
+        pairs.append((a, b))
+    return pairs
+
+
+def future(game: Game) -> list[int]:
+    """The face-down cards of `game` in turning order (learnt by taking all on a copy)."""
+    probe = game.copy()
+    while not probe.is_over:
+        probe.step(Action.TAKE)
+    return [e.card for e in probe.history[len(game.history) + 1 :]]
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_uses_public_information_only(name: str) -> None:
+    differ = 0
+    for n_players in (3, 5):
+        for a, b in twin_positions(n_players, seed=11 + n_players):
+            seat = a.current_player
+            va, vb = a.view(seat), b.view(seat)
+            assert va == vb
+            differ += future(a) != future(b)
+            assert build(name, seed=3).act(va) == build(name, seed=3).act(vb)
+            assert build(name, seed=3).explain(va) == build(name, seed=3).explain(vb)
+    assert differ >= 6  # the twins really hide different cards
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_legal_moves_only_and_only_views(name: str) -> None:
+    seen_types: set[type] = set()
+
+    class Spy:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def act(self, view: Any) -> Action:
+            seen_types.add(type(view))
+            action = self.inner.act(view)
+            assert action in (Action.TAKE, Action.PASS)
+            if not view.can_pass:
+                assert action is Action.TAKE
+            return action
+
+    for n_players, seed in ((3, 1), (5, 2), (7, 3)):
+        bot = Spy(build(name, seed=seed))
+        others = [MarginalCostBot(t) for t in (0, 5, 10, 15, 20, 25)]
+        # play_game raises PolicyError on any illegal answer.
+        result = nt.play_game([bot, *others[: n_players - 1]], seed=seed, first_player=seed % 3)
+        assert sum(len(h) for h in result.hands) == 24
+        nt.play_game([bot] * n_players, seed=seed + 10)
+    assert seen_types == {PlayerView}
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_reproducible_from_seed(name: str) -> None:
+    def run(seed: int) -> tuple[Any, ...]:
+        bot = build(name, seed=seed)
+        return nt.play_game([bot, bot, MarginalCostBot(8)], seed=5).history
+
+    assert run(4) == run(4)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_parameters_declared_and_checked(name: str) -> None:
+    params = params_of(name)
+    bot = make_bot(name, seed=0)
+    assert bot.params == {n: p.default for n, p in params.items()}
+    for p in params.values():
+        assert p.doc and p.kind in (int, float, bool)
+        assert p.low <= p.default <= p.high, p
+        if p.kind is bool:
+            bad: list[Any] = ["yes", 1]
+        else:
+            bad = [p.high + 1, p.low - 1, "3"]
+            if p.kind is int:
+                bad.append(p.low + 0.5)
+        for value in bad:
+            with pytest.raises(ValueError, match=p.name):
+                make_bot(name, **{p.name: value})
+    with pytest.raises(ValueError, match="no parameter"):
+        make_bot(name, not_a_knob=1)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_explain_gives_the_chosen_action(name: str) -> None:
+    for a, _ in twin_positions(4, seed=7, n=3):
+        view = a.view(a.current_player)
+        why = build(name, seed=9).explain(view)
+        assert isinstance(why, dict)
+        assert why["action"] == build(name, seed=9).act(view)
+    # A seat without chips is forced to take, and says so.
+    g = Game(3, deck=range(3, 27))
+    for _ in range(11):
+        for _ in range(3):
+            g.step(Action.PASS)
+    assert g.view(0).my_chips == 0
+    assert build(name).explain(g.view(0))["action"] is Action.TAKE
+
+
+def test_defaults_decide() -> None:
+    view = Game(3, deck=range(3, 27)).view(0)
+    for name in ALL:
+        assert make_bot(name, seed=1).act(view) in (Action.TAKE, Action.PASS)
+
+
+# ------------------------------------------------------------------ the milker
+
+
+def switched_off(threshold: float) -> HeuristicBot:
+    return HeuristicBot(
+        threshold=threshold,
+        pot_weight=1.0,
+        chip_weight=0.0,
+        late_weight=0.0,
+        bridge_weight=0.0,
+        milk=False,
+        block_weight=0.0,
+    )
+
+
+def test_milker_with_every_switch_off_is_the_marginal_rule() -> None:
+    rng = np.random.default_rng(0)
+    compared = 0
+    for t in (-2, 0, 5, 10, 17):
+        off, marginal = switched_off(t), MarginalCostBot(t)
+        for _ in range(6):
+            g = Game(4, seed=rng)
+            while not g.is_over:
+                v = g.view(g.current_player)
+                move = marginal.act(v)
+                assert off.act(v) == move
+                compared += 1
+                g.step(move)
+    assert compared > 300
+
+
+def position(hands: list[list[int]], chips: list[int], card: int, pot: int, seat: int = 0):
+    """A view of `seat` deciding on `card` with `pot` chips, hands and chips as given."""
+    n = len(hands)
+    taken = [c for h in hands for c in h]
+    rest = [c for c in range(3, 36) if c not in taken and c != card]
+    game = Game.from_position(
+        PlayerView(
+            seat=seat,
+            n_players=n,
+            active_card=card,
+            pot=pot,
+            my_chips=chips[seat],
+            chips=tuple(chips),
+            hands=tuple(tuple(sorted(h)) for h in hands),
+            cards_left=24 - len(taken) - 1,
+            rules=nt.Rules(),
+            current_player=seat,
+        ),
+        rest[: 24 - len(taken) - 1],
+    )
+    return game.view(seat)
+
+
+def test_milking_lets_a_card_nobody_else_wants_go_round() -> None:
+    # 21 extends our run 19-20 for free; no rival holds anything near it.
+    view = position([[19, 20], [5, 30], [8, 33]], [8, 9, 9], card=21, pot=1)
+    assert HeuristicBot(milk=False).act(view) is Action.TAKE
+    why = HeuristicBot(milk=True).explain(view)
+    assert why["milking"] and why["action"] is Action.PASS
+    # A rival whose run 22-23 the card extends would take it: no milking.
+    risky = position([[19, 20], [22, 23], [8, 33]], [8, 9, 9], card=21, pot=1)
+    assert HeuristicBot(milk=True).act(risky) is Action.TAKE
+    # A rival without chips must take whatever comes: no milking.
+    broke = position([[19, 20], [5, 30], [8, 33]], [8, 0, 9], card=21, pot=1)
+    assert HeuristicBot(milk=True).act(broke) is Action.TAKE
+
+
+def test_blocking_the_leader_loosens_the_threshold() -> None:
+    # Seat 1 leads and 16 fits its run 17-18; we hold nothing near it.
+    view = position([[30, 33], [17, 18], [25, 27]], [6, 9, 5], card=16, pot=4)
+    plain = HeuristicBot(block_weight=0.0, milk=False).explain(view)
+    block = HeuristicBot(block_weight=12.0, milk=False).explain(view)
+    assert block["blocking_leader"] and not plain["blocking_leader"]
+    assert block["threshold"] == pytest.approx(plain["threshold"] + 12.0)
+    assert plain["action"] is Action.PASS and block["action"] is Action.TAKE
+
+
+def test_bridging_discounts_a_card_next_to_an_unseen_gap() -> None:
+    view = position([[24], [5], [8]], [11, 11, 11], card=22, pot=0)
+    why = HeuristicBot(bridge_weight=0.8).explain(view)
+    p = view.cards_left / (view.cards_left + 9)
+    assert why["bridge"] == pytest.approx(0.8 * p * 22)
+    assert HeuristicBot(bridge_weight=0.0).explain(view)["bridge"] == 0.0
+    # With 23 already seen the gap cannot be filled by us later... unless we hold it: no hope.
+    dead = position([[24], [23], [8]], [11, 11, 11], card=22, pot=0)
+    assert HeuristicBot(bridge_weight=0.8).explain(dead)["bridge"] == 0.0
+
+
+@pytest.mark.parametrize("n_players", [3, 5, 7])
+def test_fast_path_equals_the_engine(n_players: int) -> None:
+    bots = [
+        HeuristicBot(),
+        HeuristicBot(milk=False, threshold=14, block_weight=0),
+        HeuristicBot(chip_weight=3.0, late_weight=12.0, bridge_weight=0.9, milk_margin=0.0),
+        MarginalCostBot(10),
+    ]
+    table = [bots[i % len(bots)] for i in range(n_players)]
+    decks = nt.deals.deal_decks(nt.Rules(), 42, 0, 60)
+    for first in (0, n_players - 1):
+        fast = nt.simulate(table, decks=decks, first_player=first, fast=True)
+        slow = nt.simulate(table, decks=decks, first_player=first, fast=False)
+        np.testing.assert_array_equal(fast.scores, slow.scores)
+        np.testing.assert_array_equal(fast.chips, slow.chips)
+        np.testing.assert_array_equal(fast.n_decisions, slow.n_decisions)
+    one = nt.play_game(table, deck=decks[3], first_player=first)
+    assert one.scores == tuple(fast.scores[3])
+
+
+# ------------------------------------------------------------------ expectation and search
+
+
+def test_expectation_uses_exact_in_play_chances() -> None:
+    view = position([[19, 21], [5, 30], [8, 33]], [8, 9, 9], card=25, pot=2)
+    why = ExpectationBot().explain(view)
+    seen = view.seen_cards
+    assert why["p_neighbours"] == {
+        24: pytest.approx(p_all_in_play([24], seen=seen)),
+        26: pytest.approx(p_all_in_play([26], seen=seen)),
+    }
+    # Chips are worth more when short of them.
+    poor = position([[19, 21], [5, 30], [8, 33]], [1, 9, 16], card=25, pot=2)
+    assert ExpectationBot().chip_worth(poor) > ExpectationBot().chip_worth(view)
+
+
+def test_rollout_values_share_guesses_and_prefer_the_obvious() -> None:
+    # Early, rich in chips, an isolated 35 with an empty pot: passing is clearly better.
+    view = position([[], [], []], [11, 11, 11], card=35, pot=0)
+    v = rollout_values(view, 64, np.random.default_rng(1), SearchBot().rollout_matrix(view))
+    assert v.shape == (2, 64)
+    assert v[1].mean() > v[0].mean()
+    assert SearchBot(seed=1, n_rollouts=64).act(view) is Action.PASS
+    # A card that extends our run, with a fat pot: taking is clearly better.
+    rich = position([[20, 21], [5], [8]], [3, 9, 9], card=22, pot=9)
+    assert SearchBot(seed=1, n_rollouts=64).act(rich) is Action.TAKE
+
+
+def test_search_refuses_bad_rollout_settings() -> None:
+    with pytest.raises(ValueError, match="rollout_params"):
+        SearchBot(rollout_params={"nope": 1})
+    with pytest.raises(ValueError, match="threshold"):
+        SearchBot(rollout_params={"threshold": 1000})
+    with pytest.raises(ValueError, match="not to act"):
+        g = Game(3, deck=range(3, 27))
+        rollout_values(g.view(1), 4, np.random.default_rng(0), np.zeros(12))
+
+
+def test_best_is_registered_and_declared() -> None:
+    best = make_bot("best")
+    assert "best" in ALL and {p.name for p in HEURISTIC_PARAMS} >= {"threshold"}
+    assert set(best.params) == set(params_of("best"))
