@@ -67,6 +67,10 @@ def deal(rules: Rules, rng: np.random.Generator) -> np.ndarray:
 
 def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
     """Return `deck` as an int array, or raise `ValueError` saying what is wrong with it."""
+    if not isinstance(deck, Iterable) or isinstance(deck, str):
+        raise ValueError(
+            f"the deck must be a sequence of {rules.n_in_play} cards in turning order; got {deck!r}"
+        )
     cards = rules.check_cards(list(deck), what="the deck")
     if len(cards) != rules.n_in_play:
         raise ValueError(
@@ -118,7 +122,14 @@ class Game:
         chips = rules.starting_chips(int(n_players))
         first_player = check_seat(first_player, int(n_players), "first_player")
         if deck is None:
-            cards = deal(rules, np.random.default_rng(seed))
+            try:
+                rng = np.random.default_rng(seed)
+            except TypeError:
+                raise ValueError(
+                    "seed must be None, an int, a sequence of ints, a numpy Generator or a "
+                    f"SeedSequence; got {seed!r}"
+                ) from None
+            cards = deal(rules, rng)
         else:
             cards = check_deck(deck, rules)
         self._rules = rules

@@ -8,6 +8,7 @@ versions used by the engine live in :mod:`nothanks_lab.core` and are tested agai
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -43,8 +44,15 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("low_card", "high_card", "n_removed"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"Rules.{name} must be a whole number (int); got {value!r}")
+            try:
+                if isinstance(value, bool):
+                    raise TypeError
+                # operator.index takes ints and numpy integers, never floats or strings.
+                object.__setattr__(self, name, operator.index(value))
+            except TypeError:
+                raise ValueError(
+                    f"Rules.{name} must be a whole number (int); got {value!r}"
+                ) from None
         if not 1 <= self.low_card < self.high_card <= MAX_CARD:
             raise ValueError(
                 f"cards must satisfy 1 <= low_card < high_card <= {MAX_CARD}; "
@@ -130,7 +138,7 @@ def _chip_entry(entry: object) -> tuple[int, int]:
 def _is_int(x: object) -> bool:
     try:
         return int(x) == x  # type: ignore[call-overload]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
 
 

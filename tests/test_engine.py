@@ -299,6 +299,18 @@ def test_bad_deck(deck: list[object], message: str) -> None:
         nt.Game(3, deck=deck)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("deck", [5, None.__class__, "abcdefghijklmnopqrstuvwx"])
+def test_a_deck_that_is_not_a_sequence_of_cards(deck: object) -> None:
+    with pytest.raises(ValueError, match="deck must"):
+        nt.Game(3, deck=deck)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, -1, object()])
+def test_bad_seed(seed: object) -> None:
+    with pytest.raises(ValueError, match=r"seed|non-negative"):
+        nt.Game(3, seed=seed)  # type: ignore[arg-type]
+
+
 def test_bad_rules_argument() -> None:
     with pytest.raises(ValueError, match=r"rules must be a nothanks_lab\.Rules"):
         nt.Game(3, rules={"low_card": 1})  # type: ignore[arg-type]

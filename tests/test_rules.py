@@ -83,7 +83,7 @@ def test_non_integer_cards_are_refused(bad: object) -> None:
         nt.runs([4, bad])
 
 
-@pytest.mark.parametrize("chips", [-1, 2.5, "3", None, True])
+@pytest.mark.parametrize("chips", [-1, 2.5, "3", None, True, float("inf"), float("nan")])
 def test_bad_chip_counts_are_refused(chips: object) -> None:
     with pytest.raises(ValueError, match="chips"):
         nt.score([5], chips)  # type: ignore[arg-type]
@@ -125,6 +125,12 @@ def test_variant_is_configuration() -> None:
         r2.starting_chips(3)
 
 
+def test_numpy_integers_are_accepted_and_stored_as_int() -> None:
+    r = nt.Rules(low_card=np.int64(1), high_card=np.int32(10), n_removed=np.int64(2))
+    assert r == nt.Rules(low_card=1, high_card=10, n_removed=2)
+    assert all(type(x) is int for x in (r.low_card, r.high_card, r.n_removed))
+
+
 def test_chip_table_is_normalised_and_sorted() -> None:
     r = nt.Rules(chips=((5, 4), (3, np.int64(6))))
     assert r.chips == ((3, 6), (5, 4))
@@ -151,6 +157,7 @@ BAD_RULES = [
     (dict(high_card="35"), "high_card"),
     (dict(n_removed=None), "n_removed"),
     (dict(n_removed=True), "n_removed"),
+    (dict(n_removed=2.0), "n_removed"),
     (dict(chips=()), "at least one player count"),
     (dict(chips=((3, 11), (3, 9))), "twice"),
     (dict(chips=((1, 11),)), "at least 2 players"),
