@@ -10,6 +10,15 @@ from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .rules import Rules, card_points, runs, score
 from .simulate import SimResult, simulate
+from .tournament import (
+    SweepResult,
+    TournamentResult,
+    TuneResult,
+    head_to_head,
+    sweep,
+    tournament,
+    tune,
+)
 from .view import PlayerView
 
 __all__ = [
@@ -23,14 +32,21 @@ __all__ = [
     "PolicyError",
     "Rules",
     "SimResult",
+    "SweepResult",
+    "TournamentResult",
+    "TuneResult",
     "bots",
     "card_points",
+    "head_to_head",
     "play_game",
     "play_match",
     "probability",
     "runs",
     "score",
     "simulate",
+    "sweep",
+    "tournament",
+    "tune",
 ]
 
 __version__ = "0.1.0"
