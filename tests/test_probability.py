@@ -473,3 +473,62 @@ def test_convergence_table_narrows_and_repeats():
     assert pr.convergence(exact, mc, [100, 1000, 100_000], seed=7) == rows
     with pytest.raises(ValueError, match="one Estimate"):
         pr.convergence(exact, partial(pr.mc_run_count_pmf), [10], seed=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Calibration against the engine's own deals: the model of hidden cards is the engine's
+# --------------------------------------------------------------------------------------------
+
+
+def _calibration_z(predicted: list[float], happened: list[bool]) -> float:
+    """How many standard errors the count of events is from the sum of predicted chances."""
+    p = np.array(predicted)
+    return float((np.sum(happened) - p.sum()) / np.sqrt((p * (1 - p)).sum()))
+
+
+def test_exact_chances_are_calibrated_on_engine_deals():
+    rng = np.random.default_rng(17)
+    predicted, happened = [], []
+    for i in range(6000):
+        deck = nt.engine.deal(STANDARD, rng)
+        seen = deck[: i % 20]  # the first cards turned so far
+        cards = (27, 28) if i % 2 else (33,)
+        p = pr.p_all_in_play(cards, seen)
+        if 0 < p < 1:
+            predicted.append(p)
+            happened.append(set(cards) <= set(deck.tolist()))
+    assert abs(_calibration_z(predicted, happened)) < 4
+    # A model that ignored the seen cards would be miscalibrated on the same deals.
+    rng = np.random.default_rng(17)
+    wrong = []
+    for i in range(6000):
+        deck = nt.engine.deal(STANDARD, rng)
+        seen = deck[: i % 20]
+        cards = (27, 28) if i % 2 else (33,)
+        if 0 < pr.p_all_in_play(cards, seen) < 1:
+            wrong.append(pr.p_all_in_play(cards))
+    assert abs(_calibration_z(wrong, happened)) > 4
+
+
+def test_view_chances_are_calibrated_in_played_rounds():
+    # Summed over all unseen cards the chances add up to cards_left exactly, so calibrate one
+    # card at a time: whether 28 is still face down, asked of views of real rounds.
+    bot = nt.bots.MarginalCostBot(8)
+    rng = np.random.default_rng(23)
+    predicted, happened = [], []
+    for i in range(1000):
+        deck = nt.engine.deal(STANDARD, rng).tolist()
+        g = nt.Game(4, deck=deck)
+        for _ in range(i % 40):
+            if g.is_over:
+                break
+            g.step(bot.act(g.view(g.current_player)))
+        view = g.view(i % 4)
+        if 28 in view.seen_cards:
+            continue
+        p = pr.p_in_play_each(view)[28]
+        assert p == pr.p_all_in_play(28, view) == view.cards_left / len(view.unseen_cards)
+        predicted.append(p)
+        happened.append(28 in deck)
+    assert len(predicted) > 400 and 0 < min(predicted) and max(predicted) < 1
+    assert abs(_calibration_z(predicted, happened)) < 4
