@@ -566,13 +566,13 @@ def sample_removed(
     rng = np.random.default_rng(seed)
     unseen = np.array([c for c in rules.cards if c not in seen_set], dtype=np.int64)
     r = rules.n_removed
+    if r == len(unseen):  # every in-play card was seen: the removed set is known
+        return np.broadcast_to(unseen, (n, r)).copy()
     if r == 0:
         return np.zeros((n, 0), dtype=np.int64)
     # The r smallest of independent uniform keys pick a uniform r-subset, all rows at once.
     keys = rng.random((n, len(unseen)))
-    picks = np.argpartition(keys, r - 1, axis=1)[:, :r] if r < len(unseen) else None
-    if picks is None:
-        return np.broadcast_to(unseen, (n, r)).copy()
+    picks = np.argpartition(keys, r - 1, axis=1)[:, :r]
     return np.sort(unseen[picks], axis=1)
 
 

@@ -532,3 +532,18 @@ def test_view_chances_are_calibrated_in_played_rounds():
         happened.append(28 in deck)
     assert len(predicted) > 400 and 0 < min(predicted) and max(predicted) < 1
     assert abs(_calibration_z(predicted, happened)) < 4
+
+
+def test_edge_rounds_fully_seen_and_nothing_removed():
+    rules = Rules(low_card=1, high_card=6, n_removed=2)
+    seen = (1, 2, 4, 6)  # every in-play card turned: 3 and 5 must be the removed ones
+    assert pr.p_all_in_play(3, seen, rules) == 0.0
+    np.testing.assert_array_equal(pr.removed_count_pmf([3, 5], seen, rules), [0, 0, 1])
+    assert (pr.sample_removed(4, seen, rules, seed=1) == [3, 5]).all()
+    np.testing.assert_array_equal(pr.run_count_pmf(rules, seen=seen), [0, 0, 0, 1])
+    assert pr.expected_card_points_all(rules, seen=seen) == 1 + 4 + 6
+    assert pr.mc_expected_card_points_all(rules, seen=seen, n=10, seed=1).value == 11
+    none_removed = Rules(low_card=1, high_card=5, n_removed=0)
+    assert pr.p_all_in_play([1, 5], rules=none_removed) == 1.0
+    np.testing.assert_array_equal(pr.run_count_pmf(none_removed), [0, 1])
+    assert pr.sample_in_play(3, rules=none_removed, seed=1).all()
