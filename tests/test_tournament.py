@@ -24,7 +24,7 @@ from nothanks_lab.tournament import (
 )
 
 
-def per_deal_values(result: nt.tournament.TournamentResult, policies: list[Any], seed: int):
+def per_deal_values(result: nt.TournamentResult, policies: list[Any], seed: int):
     """Each bot's per-deal average win share and score, recomputed straight from simulate."""
     decks = deal_decks(None, seed, 0, result.n_deals)
     n_bots = len(result.names)
