@@ -87,8 +87,8 @@ def _card_tuple(cards: Cards, rules: Rules, what: str) -> tuple[int, ...]:
     """`cards` as a tuple of distinct ints in the deck, or a ValueError naming the problem."""
     if isinstance(cards, (str, bytes)):
         raise ValueError(f"{what} must be card numbers, not the text {cards!r}")
-    if not isinstance(cards, bool) and _is_int(cards):
-        cards = (cards,)  # type: ignore[assignment]
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
+        cards = (cards,)
     try:
         items = list(cards)  # type: ignore[arg-type]
     except TypeError:
