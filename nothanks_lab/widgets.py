@@ -27,6 +27,7 @@ import numpy as np
 from .bots import available_bots, bot_class, make_bot, params_of
 from .bots.base import Param, RandomizedBot
 from .engine import Action, Event, Game, IllegalActionError, check_seat
+from .parallel import SerialExecutor
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
 from .render import card_html, hand_html, match_html
 from .rules import Rules, runs
@@ -814,6 +815,383 @@ class PlayTable:
                     f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: {escape(who)}</b></div>"
                 )
         return html
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+# --------------------------------------------------------------------------- explorers
+def refresh_figure(widget: Any, fig: Any) -> None:
+    """Copy `fig`'s traces and layout into the `FigureWidget` `widget`, in place.
+
+    Traces are updated one for one when their number and types match (the front end then
+    animates values instead of redrawing); otherwise the widget's traces are replaced.
+    """
+    same = len(widget.data) == len(fig.data) and all(
+        a.type == b.type for a, b in zip(widget.data, fig.data, strict=True)
+    )
+    with widget.batch_update():
+        if same:
+            for old, new in zip(widget.data, fig.data, strict=True):
+                old.update(new.to_plotly_json(), overwrite=True)
+        else:
+            widget.data = ()
+            widget.add_traces(list(fig.data))
+        widget.layout.update(fig.layout.to_plotly_json(), overwrite=True)
+
+
+def _figure_widget(fig: Any) -> Any:
+    import plotly.graph_objects as go
+
+    return go.FigureWidget(fig)
+
+
+def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[int]) -> Any:
+    """Bars: for each gap between my runs, the chance all its cards can still come."""
+    import plotly.graph_objects as go
+
+    labels = [f"{g[0]}" if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in chances]
+    fig = go.Figure()
+    fig.add_bar(
+        x=labels,
+        y=list(chances.values()),
+        marker_color="#2ca02c",
+        hovertemplate="gap %{x}: %{y:.1%}<extra></extra>",
+        name="gap can be filled",
+    )
+    hand_text = " ".join(map(str, sorted(hand))) or "no cards"
+    if not chances:
+        hand_text += "; no gaps between runs"
+    fig.update_layout(
+        title={"text": f"Can the gaps in my hand still be filled? (hand: {hand_text})"},
+        font={"size": 16},
+        template="plotly_white",
+        xaxis_title="gap (the missing cards)",
+        yaxis={"title": "chance all its cards are still to come", "range": [0, 1.05]},
+        yaxis_tickformat=".0%",
+        margin={"t": 80},
+    )
+    return fig
+
+
+class ProbabilityExplorer:
+    """Click cards to mark them as mine or taken by others; the chance plots update live.
+
+    Two figures (``FigureWidget``s updated in place): the chance that each card is in play,
+    and the chance that each gap between my runs can still be filled.
+    """
+
+    MODES = (("in my hand", "mine"), ("taken by others", "seen"), ("clear", "clear"))
+
+    def __init__(
+        self,
+        hand: Sequence[int] = (),
+        seen: Sequence[int] = (),
+        *,
+        rules: Rules | None = None,
+    ) -> None:
+        from . import plots, probability
+
+        self._plots, self._probability = plots, probability
+        self.rules = Rules() if rules is None else rules
+        self.errors = _ErrorPanel()
+        self.mine: frozenset[int] = frozenset()
+        self.seen: frozenset[int] = frozenset()
+        self.mode = W.ToggleButtons(options=self.MODES, value="mine", description="mark as")
+        self.cards = {
+            c: W.Button(description=str(c), layout=W.Layout(width="3.2em", height="2.2em"))
+            for c in self.rules.cards
+        }
+        for c, b in self.cards.items():
+            b.on_click(self.errors.guard(functools.partial(self._on_card, c)))
+        self.clear_button = W.Button(description="Clear all", icon="eraser")
+        self.clear_button.on_click(self.errors.guard(lambda _: self.set_cards((), ())))
+        self.summary = W.HTML()
+        first = self._figures(frozenset(), frozenset())
+        self.in_play = _figure_widget(first[0])
+        self.gap = _figure_widget(first[1])
+        self.widget = W.VBox(
+            [
+                W.HTML("<h3 style='margin:.2em 0'>Which cards are still to come?</h3>"),
+                self.mode,
+                W.GridBox(
+                    list(self.cards.values()),
+                    layout=W.Layout(grid_template_columns="repeat(11, 3.4em)"),
+                ),
+                W.HBox([self.clear_button, self.summary]),
+                self.errors.output,
+                self.in_play,
+                self.gap,
+            ]
+        )
+        self.set_cards(hand, seen)
+
+    def _figures(self, mine: frozenset[int], seen: frozenset[int]) -> tuple[Any, Any]:
+        """Both figures for a marking; raises `ValueError` for an impossible one."""
+        fig1 = self._plots.plot_in_play_chances(sorted(seen), hand=sorted(mine), rules=self.rules)
+        chances = self._probability.p_gap_fillable(
+            sorted(mine), sorted(seen), self.rules, taken=sorted(seen)
+        )
+        return fig1, gap_chances_figure(chances, sorted(mine))
+
+    def set_cards(self, hand: Sequence[int] = (), seen: Sequence[int] = ()) -> None:
+        """Mark `hand` as mine and `seen` as taken by others; nothing changes on a bad marking."""
+        mine = frozenset(self.rules.check_cards(hand, what="hand"))
+        others = frozenset(self.rules.check_cards(seen, what="seen cards"))
+        both = sorted(mine & others)
+        if both:
+            raise ValueError(f"cards {both} cannot be both in my hand and taken by others")
+        fig1, fig2 = self._figures(mine, others)  # may raise: then nothing is applied
+        self.mine, self.seen = mine, others
+        refresh_figure(self.in_play, fig1)
+        refresh_figure(self.gap, fig2)
+        for c, b in self.cards.items():
+            b.button_style = "success" if c in mine else "" if c not in others else "warning"
+        unseen = self.rules.n_cards - len(mine | others)
+        self.summary.value = (
+            f"&nbsp; my hand: <b>{' '.join(map(str, sorted(mine))) or '—'}</b>; "
+            f"taken by others: {len(others)}; unseen: {unseen}"
+        )
+
+    def _on_card(self, card: int, _button: W.Button | None = None) -> None:
+        mine, seen = set(self.mine), set(self.seen)
+        mine.discard(card)
+        seen.discard(card)
+        if self.mode.value == "mine":
+            mine.add(card)
+        elif self.mode.value == "seen":
+            seen.add(card)
+        self.set_cards(sorted(mine), sorted(seen))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+class ChipValueExplorer:
+    """Sliders for card, pot and hand; the take-versus-pass figure updates in place.
+
+    The heatmap is Take minus No Thanks! over card × pot for the hand (this move's bookkeeping:
+    the card's points against the chips; from :mod:`nothanks_lab.analysis`), with the card and
+    pot of the sliders marked and the boundary where `MarginalCostBot(threshold)` starts taking.
+    """
+
+    def __init__(
+        self,
+        card: int = 20,
+        pot: int = 5,
+        hand: Sequence[int] = (),
+        *,
+        max_pot: int = 30,
+        threshold: int = 10,
+        rules: Rules | None = None,
+    ) -> None:
+        from . import analysis, plots
+        from .bots import MarginalCostBot
+
+        self._analysis, self._plots, self._bot_class = analysis, plots, MarginalCostBot
+        self.rules = Rules() if rules is None else rules
+        self.errors = _ErrorPanel()
+        r = self.rules
+        self.card = W.IntSlider(
+            value=card, min=r.low_card, max=r.high_card, description="card", continuous_update=False
+        )
+        self.pot = W.IntSlider(
+            value=pot, min=0, max=max_pot, description="pot", continuous_update=False
+        )
+        self.hand = W.Text(
+            value=" ".join(map(str, hand)),
+            description="my hand",
+            placeholder="e.g. 27 29",
+            continuous_update=False,
+        )
+        declared = params_of("marginal")["threshold"]
+        self.threshold = W.IntSlider(
+            value=threshold,
+            min=int(declared.low),
+            max=int(declared.high),
+            description="bot threshold",
+            style={"description_width": "8em"},
+            continuous_update=False,
+        )
+        self.answer = W.HTML()
+        self.hand_cards: tuple[int, ...] = ()
+        self.figure = _figure_widget(self._figure(card, pot, tuple(hand), threshold))
+        self.widget = W.VBox(
+            [
+                W.HTML("<h3 style='margin:.2em 0'>Take or No Thanks?</h3>"),
+                W.HBox([self.card, self.pot]),
+                W.HBox([self.hand, self.threshold]),
+                self.answer,
+                self.errors.output,
+                self.figure,
+            ]
+        )
+        for w in (self.card, self.pot, self.hand, self.threshold):
+            w.observe(self.errors.guard(lambda _: self.update()), names="value")
+        self.update()
+
+    def _parse_hand(self) -> tuple[int, ...]:
+        text = self.hand.value.replace(",", " ").split()
+        try:
+            cards = [int(x) for x in text]
+        except ValueError:
+            raise ValueError(
+                f"my hand must be card numbers separated by spaces; got {self.hand.value!r}"
+            ) from None
+        cards = self.rules.check_cards(cards, what="my hand")
+        if len(set(cards)) != len(cards):
+            raise ValueError(f"my hand names a card twice: {sorted(cards)}")
+        return tuple(sorted(cards))
+
+    def _figure(self, card: int, pot: int, hand: tuple[int, ...], threshold: int) -> Any:
+        a, r = self._analysis, self.rules
+        pots = range(self.pot.max + 1)
+        surface = a.take_pass_surface(r.cards, pots, hand, rules=r)
+        boundary = a.bot_boundary(self._bot_class(threshold), r.cards, pots, hand, rules=r)
+        fig = self._plots.plot_take_pass(surface, boundary)
+        fig.add_scatter(
+            x=[pot],
+            y=[card],
+            mode="markers",
+            marker={"size": 18, "symbol": "x", "color": "gold", "line": {"width": 2}},
+            name=f"card {card}, pot {pot}",
+        )
+        return fig
+
+    def update(self) -> None:
+        """Redraw from the sliders: the figure in place and the verdict for card and pot."""
+        hand = self._parse_hand()
+        card, pot = self.card.value, self.pot.value
+        if card in hand:
+            raise ValueError(f"card {card} is already in my hand {list(hand)}; pick another")
+        fig = self._figure(card, pot, hand, self.threshold.value)
+        diff = self._analysis.immediate_take_minus_pass(card, pot, hand)
+        even = self._analysis.break_even_pots(hand, [card], rules=self.rules)[card]
+        self.hand_cards = hand
+        refresh_figure(self.figure, fig)
+        better = "Take" if diff < 0 else "No Thanks!" if diff > 0 else "either"
+        if even < 0:
+            pays = f"taking {card} pays even with no chips on it"
+        else:
+            pays = f"break-even pot for {card}: {even}; with more chips on it, taking pays"
+        self.answer.value = (
+            f"Counting this move only: Take − No Thanks! = <b>{diff:+d}</b> points → "
+            f"<b>{better}</b> ({pays})."
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+class _ProgressExecutor(SerialExecutor):
+    """Runs tournament chunks here, one at a time, advancing an ``IntProgress`` per chunk."""
+
+    def __init__(self, bar: W.IntProgress) -> None:
+        self.bar = bar
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Run the call now; the bar moves one step."""
+        future = super().submit(fn, *args, **kwargs)
+        self.bar.value = min(self.bar.max, self.bar.value + 1)
+        return future
+
+
+class BotLab:
+    """Pick bots and their parameters, run a tournament with a progress bar, see win shares.
+
+    The tournament (rotated seats, paired deals, 95% intervals) is
+    :func:`nothanks_lab.tournament.tournament`; the figure is
+    :func:`nothanks_lab.plots.plot_win_shares` in a ``FigureWidget`` updated in place.
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[BotSpec] | None = None,
+        *,
+        n_games: int = 200,
+        seed: int = 1,
+        chunks: int = 20,
+    ) -> None:
+        bots = list(bots) if bots is not None else [("marginal", {"threshold": t}) for t in (0, 10)]
+        bots += ["random"] * max(0, 3 - len(bots))
+        if len(bots) > 7:
+            raise ValueError(f"a bot lab seats 3 to 7 bots; got {len(bots)}")
+        self.errors = _ErrorPanel()
+        self.chunks = chunks
+        self.pickers = [
+            BotPicker(f"Bot {i + 1}", bots[i] if i < len(bots) else None) for i in range(7)
+        ]
+        self.players = W.IntSlider(
+            value=len(bots), min=3, max=7, description="bots", continuous_update=False
+        )
+        self.n_games = W.IntSlider(
+            value=n_games,
+            min=10,
+            max=20_000,
+            step=10,
+            description="deals",
+            continuous_update=False,
+        )
+        self.seed = W.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed")
+        self.run_button = W.Button(description="Run tournament", button_style="primary")
+        self.progress = W.IntProgress(value=0, min=0, max=1, description="progress")
+        self.table = W.HTML()
+        self.result: Any = None
+        self.figure: Any = None
+        self.figure_box = W.VBox()
+        self.seats_box = W.VBox()
+        self.widget = W.VBox(
+            [
+                W.HTML("<h3 style='margin:.2em 0'>Bot lab</h3>"),
+                W.HBox([self.players, self.n_games, self.seed]),
+                self.seats_box,
+                W.HBox([self.run_button, self.progress]),
+                self.errors.output,
+                self.table,
+                self.figure_box,
+            ]
+        )
+        self.players.observe(self.errors.guard(lambda _: self._layout()), names="value")
+        self.run_button.on_click(self.errors.guard(lambda _: self.run()))
+        self._layout()
+
+    def _layout(self) -> None:
+        self.seats_box.children = tuple(p.widget for p in self.pickers[: self.players.value])
+
+    def run(self) -> Any:
+        """Play the tournament of the chosen bots (every bot at one table, seats rotated)."""
+        from .plots import plot_win_shares
+        from .tournament import tournament
+
+        pickers = self.pickers[: self.players.value]
+        field = [
+            p.make(np.random.SeedSequence([self.seed.value, i])) for i, p in enumerate(pickers)
+        ]
+        n_games = int(self.n_games.value)
+        chunk = max(1, -(-n_games // self.chunks))
+        self.progress.max = -(-n_games // chunk)
+        self.progress.value = 0
+        self.run_button.disabled = True
+        try:
+            result = tournament(
+                field,
+                n_games=n_games,
+                seed=int(self.seed.value),
+                chunk_size=chunk,
+                executor=_ProgressExecutor(self.progress),
+                progress=False,
+            )
+        finally:
+            self.run_button.disabled = False
+        fig = plot_win_shares(result)
+        self.result = result
+        self.table.value = result._repr_html_()
+        if self.figure is None:
+            self.figure = _figure_widget(fig)
+            self.figure_box.children = (self.figure,)
+        else:
+            refresh_figure(self.figure, fig)
+        return result
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)

@@ -19,8 +19,11 @@ import pytest
 import nothanks_lab as nt
 from nothanks_lab.bots import MarginalCostBot, RandomBot
 from nothanks_lab.widgets import (
+    BotLab,
     BotPicker,
+    ChipValueExplorer,
     PlayTable,
+    ProbabilityExplorer,
     final_scores_html,
     hints_html,
     neighbour_cards,
@@ -416,3 +419,89 @@ def _run(kc: Any, code: str) -> str:
     reply = kc.execute_interactive(code, timeout=60, output_hook=on_output)
     assert reply["content"]["status"] == "ok", "".join(chunks)
     return "".join(chunks)
+
+
+# ----------------------------------------------------------------------------- explorers
+def test_probability_explorer_updates_its_figures_in_place() -> None:
+    from nothanks_lab import probability
+
+    pe = ProbabilityExplorer(hand=[27, 29])
+    fig, bars = pe.in_play, pe.gap.data[0]
+    assert bars.x == ("28",) and bars.y[0] == pytest.approx(22 / 31)
+    pe.mode.value = "seen"
+    for c in (3, 4, 28):
+        pe.cards[c].click()
+    assert pe.seen == {3, 4, 28} and pe.mine == {27, 29}
+    assert pe.in_play is fig and pe.gap.data[0] is bars  # same widget, same trace objects
+    assert bars.y == (0.0,)  # 28 is in another hand: the gap can no longer be filled
+    expected = probability.p_in_play_each([3, 4, 27, 28, 29])
+    shown = {x: y for t in fig.data for x, y in zip(t.x, t.y, strict=True)}
+    assert shown == pytest.approx(expected)
+    assert pe.cards[28].button_style == "warning" and pe.cards[27].button_style == "success"
+    pe.mode.value = "mine"
+    pe.cards[28].click()  # moves 28 from others' cards to mine: no gap left
+    assert pe.mine == {27, 28, 29} and 28 not in pe.seen and pe.gap.data[0].x == ()
+    pe.mode.value = "clear"
+    pe.cards[3].click()
+    assert pe.seen == {4}
+
+
+def test_probability_explorer_refuses_an_impossible_marking() -> None:
+    rules = nt.Rules()
+    pe = ProbabilityExplorer(seen=list(range(3, 3 + rules.n_in_play)))
+    before = (pe.mine, pe.seen, pe.in_play.data[1].y)
+    pe.mode.value = "seen"
+    pe.cards[35].click()  # one more face-up card than a round turns up
+    assert any("ValueError" in m for m in pe.errors.messages)
+    assert (pe.mine, pe.seen, pe.in_play.data[1].y) == before
+    with pytest.raises(ValueError, match="both in my hand and taken"):
+        pe.set_cards([5], [5])
+
+
+def test_chip_value_explorer_follows_its_sliders() -> None:
+    from nothanks_lab import analysis
+
+    ce = ChipValueExplorer(card=20, pot=5, hand=[27, 29])
+    fig = ce.figure
+    heat, _, marker = fig.data
+    surface = analysis.take_pass_surface(nt.Rules().cards, range(31), (27, 29))
+    np.testing.assert_array_equal(np.array(heat.z), surface.values)
+    assert (marker.x, marker.y) == ((5,), (20,))
+    assert "<b>+14</b>" in ce.answer.value  # 20 costs 20 points, the pot gives 5, a pass costs 1
+    ce.card.value = 28
+    ce.pot.value = 0
+    assert ce.figure is fig and fig.data[2] is marker and (marker.x, marker.y) == ((0,), (28,))
+    assert f"<b>{analysis.immediate_take_minus_pass(28, 0, (27, 29)):+d}</b>" in ce.answer.value
+    ce.hand.value = "10 11"
+    again = analysis.take_pass_surface(nt.Rules().cards, range(31), (10, 11))
+    assert fig.data[0].y == again.cards and np.array_equal(np.array(fig.data[0].z), again.values)
+    ce.threshold.value = 0
+    takes = analysis.bot_boundary(MarginalCostBot(0), nt.Rules().cards, range(31), (10, 11))
+    cards = [c for c in takes.cards if takes.take_from[c] is not None]
+    assert fig.data[1].y == tuple(cards)
+    ce.hand.value = "10 ten"
+    assert "card numbers" in ce.errors.messages[-1]
+    assert ce.hand_cards == (10, 11)
+
+
+def test_bot_lab_runs_a_tournament_with_progress() -> None:
+    from nothanks_lab.tournament import tournament
+
+    specs = [("marginal", {"threshold": t}) for t in (-5, 5, 15)]
+    lab = BotLab(specs, n_games=30, seed=4, chunks=3)
+    lab.run_button.click()
+    assert lab.errors.messages == []
+    assert (lab.progress.value, lab.progress.max) == (3, 3)
+    expected = tournament([MarginalCostBot(t) for t in (-5, 5, 15)], n_games=30, seed=4)
+    assert lab.result.to_records() == expected.to_records()
+    bars = lab.figure.data[0]
+    recs = expected.to_records()
+    assert list(bars.y) == pytest.approx([r["win_share"] for r in recs])
+    assert list(bars.error_y.array) == pytest.approx(
+        [r["win_share_high"] - r["win_share"] for r in recs]
+    )
+    assert "win share" in lab.table.value.lower()
+    fig = lab.figure
+    lab.n_games.value = 40
+    lab.run()
+    assert lab.figure is fig and lab.result.n_deals == 40
