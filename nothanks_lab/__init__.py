@@ -5,7 +5,7 @@
 (38, 25)
 """
 
-from . import bots, probability
+from . import analysis, bots, plots, probability
 from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .rules import Rules, card_points, runs, score
@@ -35,11 +35,13 @@ __all__ = [
     "SweepResult",
     "TournamentResult",
     "TuneResult",
+    "analysis",
     "bots",
     "card_points",
     "head_to_head",
     "play_game",
     "play_match",
+    "plots",
     "probability",
     "runs",
     "score",
