@@ -136,13 +136,17 @@ def test_the_walk_would_catch_a_leak() -> None:
     seen = {g.active_card}
     assert check_view_reveals_nothing(view, seen) > 10
     hidden = next(c for c in HIGH.cards if c not in seen)
-    leaky = dataclasses.replace(view, hands=((hidden,), (), ()))
-    with pytest.raises(AssertionError):
-        check_view_reveals_nothing(leaky, seen)
-    leaky = dataclasses.replace(view)
-    leaky.__dict__["secret"] = (hidden,)  # an extra attribute holding a hidden card
-    with pytest.raises(AssertionError):
-        check_view_reveals_nothing(leaky, seen | {hidden})
+    leaks = {
+        "secret": (hidden,),  # a hidden card in an extra attribute
+        "deck": g._state.deck,  # the engine's array itself
+        "masks": (1 << hidden,),  # a hidden card as a bit mask
+        "nested": ((0, (hidden, 3)),),
+    }
+    for name, value in leaks.items():
+        leaky = dataclasses.replace(view)
+        leaky.__dict__[name] = value
+        with pytest.raises(AssertionError, match=f"view.{name}"):
+            check_view_reveals_nothing(leaky, seen)
 
 
 def test_view_is_an_immutable_hashable_value() -> None:
