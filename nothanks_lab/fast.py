@@ -7,7 +7,8 @@ each bot class's ``FAST_DECIDE`` function; it is compiled with those very functi
 **How a bot gets a fast path.** A bot class defines ``FAST_DECIDE``, a pure, numba-compilable
 function ``decide(params, card, pot, seat, hands, chips, cards_left) -> bool`` (take?) that may
 assume passing is allowed (the kernel makes the forced take at zero chips), and a method
-``fast_params() -> float64[K]`` giving its parameters. Its ``act`` should call the same
+``fast_params() -> float64[K]`` giving its parameters (or ``fast_params(rules=None)``, which
+then receives the table's rule set). Its ``act`` should call the same
 function through :func:`nothanks_lab.bots.base.decision_args`. That is all: `fast_table`
 discovers the kinds of the policies at a table, numbers them, and the kernel dispatches on a
 kind id per seat with a params array ``[P, K]``. No list in this file needs editing.
@@ -342,12 +343,12 @@ def has_fast_path(policy: object) -> bool:
 class FastTable:
     """The policies of a table in the kernel's terms: kind id and parameters per seat."""
 
-    def __init__(self, policies: Sequence[object]) -> None:
+    def __init__(self, policies: Sequence[object], rules: Rules | None = None) -> None:
         funcs = [type(p).FAST_DECIDE for p in policies]  # type: ignore[attr-defined]
         # Stable numbering, so the same kinds always share one kernel module.
         uniq = sorted(set(funcs), key=lambda f: (f.__module__, f.__qualname__, id(f)))
         self.kinds = np.array([uniq.index(f) for f in funcs], dtype=np.int64)
-        rows = [np.asarray(p.fast_params(), dtype=np.float64).ravel() for p in policies]  # type: ignore[attr-defined]
+        rows = [_fast_params(p, rules) for p in policies]
         k = max(1, max(len(r) for r in rows))
         self.params = np.zeros((len(rows), k), dtype=np.float64)
         for i, r in enumerate(rows):
@@ -392,8 +393,23 @@ class FastTable:
         return points, s.chips, moves
 
 
-def fast_table(policies: Sequence[object]) -> FastTable | None:
-    """A `FastTable` when every policy has a fast path, else None."""
+def _fast_params(policy: Any, rules: Rules | None) -> np.ndarray:
+    """``policy.fast_params(rules)`` if it takes the rule set (constants of a variant), else
+    ``policy.fast_params()``."""
+    method = policy.fast_params
+    try:
+        takes_rules = len(inspect.signature(method).parameters) >= 1
+    except (TypeError, ValueError):
+        takes_rules = False
+    values = method(rules) if takes_rules and rules is not None else method()
+    return np.asarray(values, dtype=np.float64).ravel()
+
+
+def fast_table(policies: Sequence[object], rules: Rules | None = None) -> FastTable | None:
+    """A `FastTable` when every policy has a fast path, else None.
+
+    Pass `rules` when playing a variant: a bot whose ``fast_params`` takes the rule set gets it.
+    """
     if all(has_fast_path(p) for p in policies):
-        return FastTable(policies)
+        return FastTable(policies, rules)
     return None

@@ -228,7 +228,7 @@ def simulate_chunks(
 
     from . import fast as fastpath  # numba loads only once games are played
 
-    table = fastpath.fast_table(policies) if fast is not False else None
+    table = fastpath.fast_table(policies, rules) if fast is not False else None
     if fast is True and table is None:
         slow = [policy_name(p) for p in policies if not fastpath.has_fast_path(p)]
         raise ValueError(f"fast=True but these policies have no compiled fast path: {slow}")
