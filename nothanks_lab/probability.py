@@ -79,12 +79,16 @@ def _rules(rules: Rules | None) -> Rules:
     if rules is None:
         return _STANDARD
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a nothanks_lab.Rules or None; got {rules!r}")
+        raise ValueError(f"rules must be a nothanks_lab.Rules or None; got {rules!r}")
     return rules
 
 
-def _card_tuple(cards: Cards, rules: Rules, what: str) -> tuple[int, ...]:
-    """`cards` as a tuple of distinct ints in the deck, or a ValueError naming the problem."""
+def _card_tuple(cards: Cards, rules: Rules, what: str, *, strict: bool = False) -> tuple[int, ...]:
+    """`cards` as a tuple of distinct ints in the deck, or a ValueError naming the problem.
+
+    A set of cards asked about (or seen) may name a card twice, which changes nothing; a hand
+    (`strict`) that holds a card twice is malformed.
+    """
     if isinstance(cards, (str, bytes)):
         raise ValueError(f"{what} must be card numbers, not the text {cards!r}")
     if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
@@ -96,6 +100,8 @@ def _card_tuple(cards: Cards, rules: Rules, what: str) -> tuple[int, ...]:
             f"{what} must be a card number or a collection of card numbers; got {cards!r}"
         ) from None
     out = rules.check_cards(items, what)
+    if not strict:
+        return tuple(dict.fromkeys(out))
     if len(set(out)) != len(out):
         dupes = sorted({c for c in out if out.count(c) > 1})
         raise ValueError(f"{what} name each card at most once; {dupes} appear more than once")
@@ -233,7 +239,7 @@ def gaps(hand: Cards | PlayerView, rules: Rules | None = None) -> list[tuple[int
     if isinstance(hand, PlayerView):
         cards = sorted(hand.my_hand)
     else:
-        cards = sorted(_card_tuple(hand, _rules(rules), "hand cards"))
+        cards = sorted(_card_tuple(hand, _rules(rules), "hand cards", strict=True))
     return [tuple(range(a + 1, b)) for a, b in pairwise(cards) if b > a + 1]
 
 
@@ -249,7 +255,7 @@ def _gap_query(
         taken_set = frozenset(c for h in view.hands for c in h)
         return rules, seen_set, taken_set, gaps(view)
     rules, seen_set = _resolve_seen(seen, rules)
-    hand_t = _card_tuple(hand, rules, "hand cards")
+    hand_t = _card_tuple(hand, rules, "hand cards", strict=True)
     taken_set = frozenset(_card_tuple(taken, rules, "taken cards")) | frozenset(hand_t)
     # The hand and every taken card were turned face up, so they are seen too.
     seen_set = seen_set | taken_set
