@@ -157,7 +157,9 @@ def default_rollout_policy() -> object:
     return MarginalCostBot(10)
 
 
-def _table(policy: object | None, field: object | Sequence[object] | None, seat: int, n: int):
+def _table(
+    policy: object | None, field: object | Sequence[object] | None, seat: int, n: int
+) -> list[object]:
     """Per-seat policies: `policy` at `seat` (default rollout bot), `field` at the others."""
     me = default_rollout_policy() if policy is None else policy
     if field is None:
@@ -327,7 +329,7 @@ def evaluate_position(
     seed: SeedLike = None,
     budget_s: float | None = None,
     tol: float | None = None,
-    batch: int = 1000,
+    batch: int | None = None,
 ) -> PositionEvaluation:
     """Expected final score and win chance of Take and of No Thanks! for the seat to act.
 
@@ -336,7 +338,9 @@ def evaluate_position(
     default ``MarginalCostBot(10)``). Both moves share the same samples, so the difference
     Take − No Thanks! has a tight paired interval. Sampling stops at `n` rollouts per move, or
     earlier once `budget_s` seconds have passed or every score interval's half-width is at
-    most `tol` (at least one batch is always run).
+    most `tol` (at least one batch is always run). Batches hold 1000 rollouts on the compiled
+    kernel; a policy without a compiled decision plays through the engine (a few hundred
+    rounds a second) in batches of 8, so give it a `budget_s`.
 
     >>> from nothanks_lab import Game
     >>> g = Game(3, deck=range(3, 27))
@@ -354,13 +358,18 @@ def evaluate_position(
             "evaluate the acting seat's view"
         )
     n = _check_count(n, "n", low=2)
-    batch = _check_count(batch, "batch", low=2)
+    if batch is not None:
+        batch = _check_count(batch, "batch", low=2)
     if budget_s is not None and not budget_s > 0:
         raise ValueError(f"budget_s must be a positive number of seconds or None; got {budget_s!r}")
     if tol is not None and not tol > 0:
         raise ValueError(f"tol must be a positive number of points or None; got {tol!r}")
     start = time.perf_counter()
     table = _table(policy, field, view.seat, view.n_players)
+    if batch is None:
+        from .fast import has_fast_path
+
+        batch = 1000 if all(has_fast_path(p) for p in table) else 8
     rng = _rng(seed)
     moves = (True, False) if view.can_pass else (True,)
     seat = view.seat

@@ -149,6 +149,9 @@ def test_budget_and_tolerance_stop_early() -> None:
     view = mid_round_view(2)
     quick = an.evaluate_position(view, n=200_000, seed=0, budget_s=1e-9, batch=500)
     assert quick.n == 500  # one batch always runs, then the budget is spent
+    # Engine rollouts (no compiled decision) come in small batches, so a budget bites soon.
+    slow = an.evaluate_position(view, Slow(MarginalCostBot(8)), n=10_000, seed=0, budget_s=1e-9)
+    assert slow.n == 8
     loose = an.evaluate_position(view, n=200_000, seed=0, tol=3.0, batch=200)
     assert loose.n < 200_000
     assert max(loose.take.score.half_width, loose.score_diff.half_width) <= 3.0  # type: ignore[union-attr]
