@@ -1,0 +1,163 @@
+"""Tests of the compiled fast path's machinery: `jit_pure`, the kernel modules and their cache.
+
+`test_simulate.py` proves the kernel plays the same rounds as the engine for the package's
+bots; here: the compiled pure functions equal their Python selves, a bot class defined outside
+the package gets a fast path just by defining ``FAST_DECIDE`` and ``fast_params``, a changed
+decision function gets a freshly compiled kernel (never a stale cached one), and the kernel
+finishes rounds from the middle as the engine does.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nothanks_lab as nt
+from nothanks_lab import core, fast
+from nothanks_lab.bots import MarginalCostBot
+from nothanks_lab.bots.simple import marginal_decide
+from nothanks_lab.deals import deal_decks
+
+
+def test_jit_pure_equals_python():
+    rng = np.random.default_rng(0)
+    masks = rng.integers(0, 2**36, size=300) & ~np.int64(7)  # cards 3..35
+    cp = fast.jit_pure(core.card_points_mask)
+    mp = fast.jit_pure(core.marginal_points)
+    for m in masks:
+        assert (
+            cp(m)
+            == core.card_points_mask(int(m))
+            == nt.card_points([c for c in range(3, 36) if (int(m) >> c) & 1])
+        )
+        for card in range(3, 36):
+            if not (int(m) >> card) & 1:
+                assert mp(m, card) == core.marginal_points(int(m), card)
+    # A function calling another module's function gets the compiled callee.
+    decide = fast.jit_pure(marginal_decide)
+    hands = np.array([0, 1 << 20 | 1 << 22], dtype=np.int64)
+    chips = np.array([3, 4], dtype=np.int64)
+    for t in (-2.0, 0.0, 5.0):
+        for card, pot in ((21, 0), (5, 2), (23, 1), (19, 0)):
+            args = (np.array([t]), card, pot, 1, hands, chips, 10)
+            assert decide(*args) == marginal_decide(*args)
+
+
+def test_jit_pure_memo_cache_rule_and_errors():
+    assert fast.jit_pure(core.step) is fast.jit_pure(core.step)
+    d = fast.jit_pure(core.step)
+    assert fast.jit_pure(d) is d
+    # Cached on disk only when everything it reaches is in its own file (numba's cache would
+    # not see a change elsewhere): core.step yes, marginal_decide (calls core) no.
+    assert type(d._cache).__name__ != "NullCache"
+    assert type(fast.jit_pure(marginal_decide)._cache).__name__ == "NullCache"
+    with pytest.raises(ValueError, match="plain Python function"):
+        fast.jit_pure(len)
+
+
+def test_has_fast_path():
+    assert fast.has_fast_path(MarginalCostBot())
+    assert not fast.has_fast_path(nt.bots.RandomBot(seed=1))
+    assert fast.fast_table([MarginalCostBot(), nt.bots.RandomBot(seed=1)]) is None
+    table = fast.fast_table([MarginalCostBot(3), MarginalCostBot(7)] * 2)
+    assert table is not None
+    np.testing.assert_array_equal(table.params[:, 0], [3, 7, 3, 7])
+    assert (table.kinds == table.kinds[0]).all()
+
+
+_BOT_SOURCE = '''
+import numpy as np
+from nothanks_lab import Action
+from nothanks_lab.bots.base import decision_args
+
+
+def pot_decide(params, card, pot, seat, hands, chips, cards_left):
+    """Take once the pot pays for the card's face value scaled by params[0]."""
+    return pot * {factor} >= card * params[0]
+
+
+class PotBot:
+    FAST_DECIDE = staticmethod(pot_decide)
+
+    def __init__(self, share):
+        self.share = share
+        self.name = f"PotBot({{share}})"
+
+    def fast_params(self):
+        return np.array([self.share])
+
+    def act(self, view):
+        if not view.can_pass:
+            return Action.TAKE
+        take = pot_decide(self.fast_params(), *decision_args(view))
+        return Action.TAKE if take else Action.PASS
+'''
+
+
+def _load(path: Path, name: str, factor: int):
+    path.write_text(_BOT_SOURCE.format(factor=factor))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_outside_bot_class_gets_a_fresh_kernel_when_it_changes(tmp_path, monkeypatch):
+    """A class defined anywhere has a fast path; editing its rule never reuses a stale kernel."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(cache))
+    decks = deal_decks(nt.Rules(), 31, 0, 60)
+    results, files = [], []
+    for version, factor in enumerate((1, 3)):
+        mod = _load(tmp_path / "potbot.py", f"potbot_v{version}", factor)
+        bots = [mod.PotBot(0.2), MarginalCostBot(9), mod.PotBot(0.1), mod.PotBot(0.3)]
+        table = fast.fast_table(bots)
+        assert table is not None and sorted(set(table.kinds)) == [0, 1]
+        files.append(Path(table.module.__file__))
+        res = nt.simulate(bots, decks=decks, first_player=2, fast=True)
+        slow = [nt.play_game(bots, deck=d, first_player=2) for d in decks]
+        np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
+        np.testing.assert_array_equal(res.n_decisions, [len(r.history) for r in slow])
+        results.append(res.scores)
+    assert files[0] != files[1] and all(f.parent == cache for f in files)
+    assert "Dependency hash" in files[1].read_text()
+    assert (results[0] != results[1]).any(), "the edit should change some rounds"
+
+
+def test_kernel_finishes_rounds_from_the_middle():
+    """With deal=False the kernel continues whatever position each row holds."""
+    rng = np.random.default_rng(5)
+    bots = [MarginalCostBot(t) for t in (4, 10, 16, 1)]
+    table = fast.fast_table(bots)
+    decks = deal_decks(nt.Rules(), 8, 0, 40)
+    games, expected = [], []
+    for d in decks:
+        g = nt.Game(4, deck=d, first_player=1)
+        for _ in range(int(rng.integers(0, 40))):
+            if g.is_over:
+                break
+            legal = g.legal_actions()
+            g.step(legal[int(rng.integers(len(legal)))])
+        games.append(g)
+        rest = g.copy()
+        moves = 0
+        while not rest.is_over:
+            view = rest.view(rest.current_player)
+            rest.step(bots[rest.current_player].act(view))
+            moves += 1
+        expected.append((rest.scores(), moves))
+    s = core.State(*(np.concatenate([g._state[i] for g in games]) for i in range(6)))
+    points = np.empty((len(games), 4), dtype=np.int64)
+    moves = np.empty(len(games), dtype=np.int64)
+    zero = np.uint64(0)
+    table.module.play_chunk(
+        s, table.kinds, table.params, False, zero, zero, np.int64(0), np.int64(3),
+        np.int64(33), points, moves,
+    )  # fmt: skip
+    np.testing.assert_array_equal(points - s.chips, [e[0] for e in expected])
+    np.testing.assert_array_equal(moves, [e[1] for e in expected])
