@@ -266,13 +266,22 @@ def _play_chunk(chunk: _Chunk) -> _Sums:
     return _Sums(
         n=chunk.count,
         win=win.sum(axis=0).tolist(),
-        win2=(win.T @ win).tolist(),
+        win2=_cross_products(win),
         score=score.sum(axis=0).tolist(),
-        score2=(score.T @ score).tolist(),
+        score2=_cross_products(score),
         seat_win=seat_win,
         seat_score=seat_score,
         decisions=decisions,
     )
+
+
+def _cross_products(x: np.ndarray) -> list[list[int]]:
+    """``x.T @ x`` as exact ints (Python ints when int64 could overflow on a huge chunk)."""
+    biggest = int(np.abs(x).max(initial=0))
+    if x.shape[0] * biggest * biggest < 2**62:
+        return (x.T @ x).tolist()
+    x = x.astype(object)
+    return (x.T @ x).tolist()
 
 
 def _run_plans(
@@ -1002,6 +1011,13 @@ class TuneResult:
         if self.validation is not None:
             lines += ["on fresh deals:", str(self.validation)]
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        title = html.escape(str(self).splitlines()[0])
+        parts = [f"<p><b>{title}</b></p>", "<p>on the tuning deals:</p>", self.best._repr_html_()]
+        if self.validation is not None:
+            parts += ["<p>on fresh deals:</p>", self.validation._repr_html_()]
+        return "".join(parts)
 
     def __repr__(self) -> str:
         return f"TuneResult(best_params={self.best_params!r}, method={self.method!r})"

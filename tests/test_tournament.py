@@ -377,6 +377,16 @@ def test_tune_stays_in_budget_and_reports_its_best_honestly() -> None:
     # It beats the opponents' own setting, which scores exactly 1/3 against them.
     assert best_ws > 1 / 3
     assert "Tuned" in str(t)
+    assert t._repr_html_().count("<table") == 2
+
+
+def test_cross_products_stay_exact_beyond_int64() -> None:
+    from nothanks_lab.tournament import _cross_products
+
+    x = np.array([[3_000_000_000, -1], [3_000_000_000, 2]], dtype=np.int64)
+    assert _cross_products(x) == [[2 * 9 * 10**18, 3_000_000_000], [3_000_000_000, 5]]
+    small = np.array([[1, 2], [3, 4]], dtype=np.int64)
+    assert _cross_products(small) == [[10, 14], [14, 20]]
 
 
 def test_tune_several_parameters_and_bad_input() -> None:
