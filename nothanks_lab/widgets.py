@@ -13,6 +13,7 @@ loop (a ``threading.Timer`` outside a kernel); ``bot_delay=0`` moves them at onc
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import threading
 import time
@@ -523,6 +524,8 @@ class PlayTable:
         self.delay.observe(g(self._on_delay), names="value")
         self._layout_seats()
         self.new_game()
+        if self.bot_delay:
+            self._call_later(0.05, self.warm_up)
 
     # ----------------------------------------------------------------- setup
     @staticmethod
@@ -717,20 +720,44 @@ class PlayTable:
         if self.phase == "bot":
             self._schedule()
 
+    def warm_up(self) -> None:
+        """Let each bot decide once on a throwaway copy, so its first real move is quick.
+
+        Compiled bots pay numba's start-up cost (seconds) on their first decision; doing it
+        while the person reads the freshly dealt table keeps that pause off the bots' turns.
+        Copies keep the real bots' random generators untouched.
+        """
+        with self._lock:
+            policies, n = list(self.policies), len(self.policies)
+        done: set[type] = set()
+        probe = Game(n, rules=self.rules, seed=0)
+        for p in policies:
+            if p is None or type(p) in done:
+                continue
+            done.add(type(p))
+            try:
+                copy.deepcopy(p).act(probe.view(0))
+            except Exception as exc:
+                self.errors.report(exc)
+
+    @staticmethod
+    def _call_later(delay: float, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` after `delay` s: on the kernel's asyncio loop, else a thread timer."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            timer = threading.Timer(delay, fn, args=args)
+            timer.daemon = True
+            timer.start()
+        else:
+            loop.call_later(delay, fn, *args)
+
     def _schedule(self) -> None:
         """Move the next bot after `bot_delay` seconds, on the kernel's loop if there is one."""
         if self.bot_delay is None or self._pending:
             return
         self._pending = True
-        gen = self._generation
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            timer = threading.Timer(self.bot_delay, self._on_timer, args=(gen,))
-            timer.daemon = True
-            timer.start()
-        else:
-            loop.call_later(self.bot_delay, self._on_timer, gen)
+        self._call_later(self.bot_delay, self._on_timer, self._generation)
 
     def _on_timer(self, gen: int) -> None:
         try:

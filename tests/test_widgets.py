@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import textwrap
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as W
 import numpy as np
@@ -505,3 +505,27 @@ def test_bot_lab_runs_a_tournament_with_progress() -> None:
     lab.n_games.value = 40
     lab.run()
     assert lab.figure is fig and lab.result.n_deals == 40
+
+
+class Recorder:
+    """A policy that records which object was asked (class-wide) and always takes."""
+
+    asked: ClassVar[list[int]] = []
+
+    def act(self, view: nt.PlayerView) -> nt.Action:
+        Recorder.asked.append(id(self))
+        return nt.Action.TAKE
+
+
+def test_warm_up_asks_a_copy_of_each_kind_of_bot_once() -> None:
+    bots = [Recorder(), Recorder(), "marginal"]
+    t = PlayTable(bots=bots, bot_delay=None, seed=1)
+    Recorder.asked.clear()
+    t.warm_up()
+    assert len(Recorder.asked) == 1
+    assert Recorder.asked[0] not in {id(b) for b in t.policies}
+    assert t.game.history == () and t.errors.messages == []
+    t2 = PlayTable(3, ["marginal", Raising()], bot_delay=None, seed=1)
+    t2.warm_up()
+    assert any("boom at the table" in m for m in t2.errors.messages)
+    assert t2.game.history == ()
