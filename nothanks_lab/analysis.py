@@ -178,6 +178,15 @@ def _rng(seed: SeedLike) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
+def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
+    """A `SeedSequence` from any seed form (a Generator gives one draw of its stream)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(2**63)))
+    return np.random.SeedSequence(seed)
+
+
 def _check_count(value: object, name: str, low: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
         raise ValueError(f"{name} must be a whole number >= {low}; got {value!r}")
@@ -522,9 +531,7 @@ def chip_value(
         rules.starting_chips(p)  # ValueError for a count the rules lack
     extras = _check_counts(extra_chips, "extra_chips", low=0)
     n_games = _check_count(n_games, "n_games", low=2)
-    seeds = np.random.SeedSequence(
-        seed if not isinstance(seed, np.random.Generator) else int(seed.integers(2**63))
-    ).spawn(len(counts))
+    seeds = _seed_sequence(seed).spawn(len(counts))
     score: dict[tuple[int, int], Estimate] = {}
     win: dict[tuple[int, int], Estimate] = {}
     score_change: dict[tuple[int, int], Estimate] = {}

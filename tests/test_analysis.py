@@ -212,6 +212,9 @@ def test_chip_value_same_seed_same_result_and_engine_agrees() -> None:
         4, policy=Slow(MarginalCostBot(10)), extra_chips=(0, 2), n_games=40, seed=5
     )
     assert a.score == b.score == slow.score and a.win_change == slow.win_change
+    for seed in (np.random.SeedSequence(5), np.random.default_rng(5)):
+        c = an.chip_value(4, extra_chips=(0, 2), n_games=40, seed=seed)
+        assert c.score[(4, 2)].n == 40
 
 
 @pytest.mark.parametrize(
@@ -322,3 +325,14 @@ def test_position_view_checks_its_input() -> None:
         an.position_view(10, 0, other_chips=[1])
     with pytest.raises(ValueError, match="players"):
         an.position_view(10, 0, n_players=9)
+
+
+def test_no_global_random_state(restore_global_random: None) -> None:
+    view = mid_round_view(8)
+    before = np.random.get_state()[1].copy()  # noqa: NPY002 - checking the legacy global
+    a = an.evaluate_position(view, n=200, seed=6)
+    b_cv = an.chip_value(3, extra_chips=(0, 1), n_games=50, seed=6)
+    assert np.array_equal(np.random.get_state()[1], before)  # noqa: NPY002
+    np.random.seed(123)  # noqa: NPY002 - disturb the global: results must not move
+    assert an.evaluate_position(view, n=200, seed=6).take == a.take
+    assert an.chip_value(3, extra_chips=(0, 1), n_games=50, seed=6).score == b_cv.score
