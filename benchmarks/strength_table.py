@@ -1,0 +1,140 @@
+"""The README's strength table: every bot against the same mixed field at 3, 5 and 7 players.
+
+Each bot of the package sits at a table whose other seats hold a fixed mix of the package's
+other bots (milkers, marginal-cost bots, the expectation bot), seats rotated and deals paired
+(`nothanks_lab.tournament.head_to_head`), so every row faces the same opponents on the same
+deals. Columns: win share (shared wins split; a bot as good as its table wins 1/P) with its 95%
+interval over deals, mean score, and mean milliseconds per decision, timed separately on a few
+games on this machine (forced takes included). Bots with a compiled fast path play many deals;
+the Python-speed bots fewer, so their intervals are wider (the games column says how many).
+
+``python benchmarks/strength_table.py`` prints Markdown in a few minutes on two cores;
+``--targets`` adds the issue's targets for ``make_bot("best")`` (vs two milkers at 3 players,
+four milkers at 5, two greedy bots at 3) with ``--target-deals`` deals each (slow: the best bot
+thinks in Python-called rollouts for every one of its moves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from nothanks_lab import Game
+from nothanks_lab.bots import (
+    BestBot,
+    ExpectationBot,
+    HeuristicBot,
+    MarginalCostBot,
+    RandomBot,
+    SearchBot,
+)
+from nothanks_lab.tournament import head_to_head
+
+#: Row label -> (factory of a fresh bot, deals at 3/5/7 players scaled by --scale).
+ROWS: dict[str, tuple[Callable[[], Any], int]] = {
+    "RandomBot": (lambda: RandomBot(seed=1), 2000),
+    "MarginalCostBot(10)": (lambda: MarginalCostBot(10), 2000),
+    "MarginalCostBot(0) (greedy)": (lambda: MarginalCostBot(0), 2000),
+    "ExpectationBot": (lambda: ExpectationBot(), 150),
+    "HeuristicBot (milker)": (lambda: HeuristicBot(), 2000),
+    "SearchBot": (lambda: SearchBot(seed=1), 30),
+    'make_bot("best")': (lambda: BestBot(seed=1), 30),
+}
+
+
+def field(n_players: int) -> list[Any]:
+    """The P-1 opponents every row meets: a fixed mix of the package's other bots."""
+    mix = [
+        HeuristicBot(),
+        MarginalCostBot(10),
+        ExpectationBot(),
+        MarginalCostBot(0),
+        HeuristicBot(),
+        MarginalCostBot(10),
+    ]
+    return mix[: n_players - 1]
+
+
+class _Timed:
+    """Wraps a bot and records how long each of its decisions takes."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.times: list[float] = []
+
+    def act(self, view: Any) -> Any:
+        t = time.perf_counter()
+        move = self.bot.act(view)
+        self.times.append(time.perf_counter() - t)
+        return move
+
+
+def ms_per_decision(make: Callable[[], Any], n_players: int, games: int = 3) -> float:
+    """Mean milliseconds per decision of a fresh bot over a few seeded games vs the field."""
+    timed = _Timed(make())
+    rng = np.random.default_rng(123)
+    timed.bot.act(Game(n_players, seed=0).view(0))  # compile / warm up outside the timing
+    for _ in range(games):
+        seats = [timed, *field(n_players)]
+        g = Game(n_players, seed=rng)
+        while not g.is_over:
+            p = g.current_player
+            g.step(seats[p].act(g.view(p)))
+    return 1000 * float(np.mean(timed.times))
+
+
+def row(label: str, make: Callable[[], Any], deals: int, n_players: int, seed: int) -> str:
+    """One Markdown row: the bot vs the field at `n_players`."""
+    r = head_to_head(make(), field(n_players), n_players, deals, seed=seed, progress=False)
+    ws, (lo, hi) = r.win_share[0], r.win_share_ci[0]
+    ms = ms_per_decision(make, n_players)
+    return (
+        f"| {n_players} | {label} | {ws:.1%} [{lo:.1%}, {hi:.1%}] | {r.mean_score[0]:.1f} "
+        f"| {ms:.2f} | {int(r.games[0]):,} |"
+    )
+
+
+def targets(deals: int, seed: int) -> None:
+    """The issue's targets for the best bot, with 95% intervals."""
+    print("\n| target | best's win share [95% CI] | games |")
+    print("|---|---|---|")
+    cases = [
+        ("3 players vs 2 milkers (>= 65%)", HeuristicBot(), 3),
+        ("5 players vs 4 milkers (>= 50%)", HeuristicBot(), 5),
+        ("3 players vs 2 greedy MarginalCostBot(0) (>= 80%)", MarginalCostBot(0), 3),
+    ]
+    for label, opponent, n in cases:
+        r = head_to_head(BestBot(seed=seed), opponent, n, deals, seed=seed, progress=False)
+        ws, (lo, hi) = r.win_share[0], r.win_share_ci[0]
+        print(f"| {label} | {ws:.1%} [{lo:.1%}, {hi:.1%}] | {int(r.games[0]):,} |", flush=True)
+
+
+def main() -> None:
+    """Print the strength table (and, if asked, the best bot's targets) as Markdown."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every row's deals")
+    ap.add_argument("--seed", type=int, default=7, help="seed of the deal stream")
+    ap.add_argument("--players", type=int, nargs="+", default=[3, 5, 7])
+    ap.add_argument("--targets", action="store_true", help="also measure the best bot's targets")
+    ap.add_argument("--target-deals", type=int, default=300, help="deals per target")
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    print("Opponents: the field " + ", ".join(f"{n}p: {field(n)}" for n in args.players))
+    print("\n| players | bot | win share [95% CI] | mean score | ms/decision | games |")
+    print("|---|---|---|---|---|---|")
+    for n in args.players:
+        for label, (make, deals) in ROWS.items():
+            d = max(2, round(deals * args.scale))
+            print(row(label, make, d, n, args.seed), flush=True)
+    if args.targets:
+        targets(args.target_deals, args.seed)
+    print(f"\n(took {time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
