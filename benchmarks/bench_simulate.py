@@ -1,0 +1,210 @@
+"""Speed and memory of `nt.simulate`, as ratios against baselines measured in the same run.
+
+Prints, for 5 players with ``MarginalCostBot(10)`` in every seat:
+
+- games/s of `simulate` (compiled fast path, one process, one thread) and of the plain
+  one-game loop (`play_game`), and their ratio;
+- games/s of the compiled C reference (``/work/shared/tools/reference_sim.c``, built with gcc
+  if gcc is on PATH; skipped politely otherwise), our ratio to it, and both mean scores with
+  our 99.9% interval (a cross-check of the rules);
+- scaling from 1 to 2 worker processes (`ProcessPoolExecutor`, one `game_offset` range each,
+  results checked identical to one call);
+- peak memory (max RSS of a fresh process) for one million games in one result, and for ten
+  million games streamed in chunks through `simulate_chunks` (must stay under 1 GiB).
+
+Speeds are medians of several repeats; the machines are shared and noisy, so read the ratios.
+
+Usage: ``python benchmarks/bench_simulate.py [--games N] [--repeats R] [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one thread: the kernel is serial anyway
+
+import numpy as np
+
+import nothanks_lab as nt
+from nothanks_lab.bots import MarginalCostBot
+from nothanks_lab.deals import deal_decks
+
+PLAYERS, THRESHOLD = 5, 10
+REFERENCE_C = Path("/work/shared/tools/reference_sim.c")
+
+
+def bots() -> list[MarginalCostBot]:
+    """The benchmark table."""
+    return [MarginalCostBot(THRESHOLD)] * PLAYERS
+
+
+def median_rate(run, n: int, repeats: int) -> float:
+    """Median games/s of `run()` playing `n` games."""
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        run()
+        rates.append(n / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+def build_reference() -> Path | None:
+    """Compile the C reference into a temp dir; None if gcc or the source is missing."""
+    gcc = shutil.which("gcc")
+    if gcc is None or not REFERENCE_C.exists():
+        return None
+    exe = Path(tempfile.gettempdir()) / "nothanks_reference_sim"
+    subprocess.run([gcc, "-O3", "-march=native", "-o", str(exe), str(REFERENCE_C)], check=True)
+    return exe
+
+
+def run_reference(exe: Path, n: int) -> tuple[float, float]:
+    """Games/s and mean score of one reference run."""
+    out = subprocess.run(
+        [str(exe), str(n), str(PLAYERS), str(THRESHOLD), "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rate = float(re.search(r"games_per_s=([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    mean = float(re.search(r"mean_score=([-\d.]+)", out).group(1))  # type: ignore[union-attr]
+    return rate, mean
+
+
+def _worker(args: tuple[int, int, int]) -> tuple[int, float]:
+    """One worker's share: games [offset, offset+count) of the seeded stream."""
+    seed, offset, count = args
+    r = nt.simulate(bots(), count, seed=seed, game_offset=offset)
+    return int(r.scores.sum()), float(r.win_share[:, 0].sum())
+
+
+def workers_rate(n: int, workers: int, pool: ProcessPoolExecutor, repeats: int) -> tuple:
+    """Median games/s of `n` games split over `workers` processes, and the result's digest."""
+    cuts = np.linspace(0, n, workers + 1).astype(int)
+    jobs = [(7, int(lo), int(hi - lo)) for lo, hi in itertools.pairwise(cuts)]
+    digest = None
+
+    def run() -> None:
+        nonlocal digest
+        parts = list(pool.map(_worker, jobs))
+        digest = (sum(p[0] for p in parts), round(sum(p[1] for p in parts), 6))
+
+    run()  # warm: each worker loads the cached kernel once
+    return median_rate(run, n, repeats), digest
+
+
+_MEMORY_SCRIPT = textwrap.dedent(
+    """
+    import resource, sys
+    import nothanks_lab as nt
+    from nothanks_lab.simulate import simulate_chunks
+    n, mode = int(sys.argv[1]), sys.argv[2]
+    bots = [nt.bots.MarginalCostBot(10)] * 5
+    nt.simulate(bots, 10, seed=1)  # load the kernel first: count only the games
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if mode == "whole":
+        total = int(nt.simulate(bots, n, seed=1).scores.sum())
+    else:
+        total = sum(int(r.scores.sum()) for r in simulate_chunks(bots, n, seed=1))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(base, peak, total)
+    """
+)
+
+
+def peak_memory_mib(n: int, mode: str) -> tuple[float, float]:
+    """(max RSS before the games, max RSS after) in MiB of a fresh process."""
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_SCRIPT, str(n), mode],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return int(out[0]) / 1024, int(out[1]) / 1024  # ru_maxrss is in KiB on Linux
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=1_000_000, help="games per simulate timing")
+    ap.add_argument("--repeats", type=int, default=5, help="repeats per timing (median)")
+    ap.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    a = ap.parse_args()
+    n = 50_000 if a.quick else a.games
+    n_slow = 200 if a.quick else 2_000
+    big = 1_000_000 if a.quick else 10_000_000
+    repeats = 2 if a.quick else a.repeats
+
+    t = time.perf_counter()
+    nt.simulate(bots(), 10, seed=1)
+    print(f"first call (kernel load or compile): {time.perf_counter() - t:.2f} s")
+
+    print(f"\n== speed, {PLAYERS} players, MarginalCostBot({THRESHOLD}) x{PLAYERS}, one process ==")
+    res: dict[str, nt.SimResult] = {}
+
+    def fast_run() -> None:
+        res["r"] = nt.simulate(bots(), n, seed=2)
+
+    fast = median_rate(fast_run, n, repeats)
+    decks = deal_decks(nt.Rules(), 3, 0, n_slow)
+
+    def slow_run() -> None:
+        for d in decks:
+            nt.play_game(bots(), deck=d)
+
+    slow = median_rate(slow_run, n_slow, max(1, repeats // 2))
+    print(f"simulate:          {fast:14,.0f} games/s  (median of {repeats} x {n:,} games)")
+    print(f"play_game loop:    {slow:14,.0f} games/s  ({n_slow:,} games)")
+    print(f"ratio simulate / play_game: {fast / slow:,.0f}x")
+
+    per_game = res["r"].scores.mean(axis=1)
+    mean, se = per_game.mean(), per_game.std(ddof=1) / np.sqrt(n)
+    print(f"mean score/seat: {mean:.4f} +- {3.29 * se:.4f} (99.9%)")
+
+    exe = build_reference()
+    if exe is None:
+        print("C reference: skipped (no gcc on PATH or no reference source)")
+    else:
+        # Alternate the two so both see the same machine load; ratio of medians.
+        c_rates, ours = [], []
+        for _ in range(repeats):
+            rate, _ = run_reference(exe, n)
+            c_rates.append(rate)
+            ours.append(median_rate(fast_run, n, 1))
+        c, f = statistics.median(c_rates), statistics.median(ours)
+        print(f"C reference:       {c:14,.0f} games/s   simulate alongside: {f:,.0f} games/s")
+        print(f"ratio simulate / C reference: {f / c:.2f}")
+        ref_full = run_reference(exe, 1_000_000)[1]
+        print(f"C reference mean score/seat (1M games): {ref_full:.4f}; ours over {n:,}: "
+              f"{mean:.4f}; |diff| = {abs(mean - ref_full):.4f} vs 99.9% CI half-width "
+              f"{3.29 * se * np.sqrt(1 + n / 1_000_000):.4f}")  # fmt: skip
+
+    print("\n== scaling over worker processes (game_offset splits) ==")
+    rates = {}
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        for w in (1, 2):
+            rates[w], digest = workers_rate(n, w, pool, max(1, repeats // 2))
+            print(f"{w} worker(s): {rates[w]:14,.0f} games/s   result digest {digest}")
+    print(f"speed-up 1 -> 2 workers: {rates[2] / rates[1]:.2f}x (2 cores, shared machine)")
+
+    print("\n== peak memory (max RSS of a fresh process) ==")
+    base, peak = peak_memory_mib(n, "whole")
+    print(f"{n:,} games in one SimResult: peak {peak:,.0f} MiB (after loading: {base:,.0f} MiB)")
+    base, peak = peak_memory_mib(big, "chunks")
+    verdict = "OK" if peak < 1024 else "OVER 1 GiB"
+    print(f"{big:,} games in chunks: peak {peak:,.0f} MiB (after loading: {base:,.0f}) {verdict}")
+
+
+if __name__ == "__main__":
+    main()
