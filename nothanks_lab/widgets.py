@@ -525,7 +525,7 @@ class PlayTable:
         self._layout_seats()
         self.new_game()
         if self.bot_delay:
-            self._call_later(0.05, self.warm_up)
+            self.warm_up(background=True)
 
     # ----------------------------------------------------------------- setup
     @staticmethod
@@ -720,23 +720,29 @@ class PlayTable:
         if self.phase == "bot":
             self._schedule()
 
-    def warm_up(self) -> None:
-        """Let each bot decide once on a throwaway copy, so its first real move is quick.
+    def warm_up(self, background: bool = False) -> threading.Thread | None:
+        """Let each kind of bot decide once on a throwaway copy, so its first real move is quick.
 
         Compiled bots pay numba's start-up cost (seconds) on their first decision; doing it
         while the person reads the freshly dealt table keeps that pause off the bots' turns.
-        Copies keep the real bots' random generators untouched.
+        `background` runs it on a thread (the table keeps answering meanwhile) and returns it.
+        Copies, taken here, keep the real bots and their random generators untouched.
         """
         with self._lock:
-            policies, n = list(self.policies), len(self.policies)
-        done: set[type] = set()
-        probe = Game(n, rules=self.rules, seed=0)
-        for p in policies:
-            if p is None or type(p) in done:
-                continue
-            done.add(type(p))
+            kinds = {type(p): p for p in self.policies if p is not None}
+            copies = [copy.deepcopy(p) for p in kinds.values()]
+            view = Game(len(self.policies), rules=self.rules, seed=0).view(0)
+        if not background:
+            self._warm(copies, view)
+            return None
+        thread = threading.Thread(target=self._warm, args=(copies, view), daemon=True)
+        thread.start()
+        return thread
+
+    def _warm(self, copies: Sequence[Any], view: PlayerView) -> None:
+        for bot in copies:
             try:
-                copy.deepcopy(p).act(probe.view(0))
+                bot.act(view)
             except Exception as exc:
                 self.errors.report(exc)
 

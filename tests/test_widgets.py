@@ -526,6 +526,6 @@ def test_warm_up_asks_a_copy_of_each_kind_of_bot_once() -> None:
     assert Recorder.asked[0] not in {id(b) for b in t.policies}
     assert t.game.history == () and t.errors.messages == []
     t2 = PlayTable(3, ["marginal", Raising()], bot_delay=None, seed=1)
-    t2.warm_up()
+    t2.warm_up(background=True).join(timeout=30)
     assert any("boom at the table" in m for m in t2.errors.messages)
     assert t2.game.history == ()
