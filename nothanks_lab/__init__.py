@@ -28,6 +28,7 @@ __all__ = [
     "GameResult",
     "IllegalActionError",
     "MatchResult",
+    "PlayTable",
     "PlayerView",
     "PolicyError",
     "Rules",
@@ -49,6 +50,18 @@ __all__ = [
     "sweep",
     "tournament",
     "tune",
+    "widgets",
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """Import the notebook widgets on first use: they pull in ipywidgets, which scripts, the
+    CLI and worker processes do not need."""
+    if name in ("widgets", "PlayTable"):
+        import importlib
+
+        widgets = importlib.import_module(f"{__name__}.widgets")
+        return widgets if name == "widgets" else widgets.PlayTable
+    raise AttributeError(f"module 'nothanks_lab' has no attribute {name!r}")

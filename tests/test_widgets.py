@@ -529,3 +529,13 @@ def test_warm_up_asks_a_copy_of_each_kind_of_bot_once() -> None:
     t2.warm_up(background=True).join(timeout=30)
     assert any("boom at the table" in m for m in t2.errors.messages)
     assert t2.game.history == ()
+
+
+def test_widgets_are_exported_lazily() -> None:
+    import subprocess
+    import sys
+
+    assert nt.PlayTable is PlayTable and nt.widgets.BotLab is BotLab
+    code = "import sys, nothanks_lab; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"  # scripts and worker processes skip ipywidgets
