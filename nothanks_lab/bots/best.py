@@ -16,7 +16,7 @@ from .search import SearchBot
 
 __all__ = ["BestBot"]
 
-_BEST_DEFAULTS = {"n_rollouts": 400}
+_BEST_DEFAULTS = {"n_rollouts": 800}
 
 
 @register("best")
@@ -25,8 +25,8 @@ class BestBot(SearchBot):
 
     >>> from nothanks_lab import Game
     >>> why = BestBot(seed=1).explain(Game(3, deck=range(3, 27)).view(0))
-    >>> why["action"] in (Action.TAKE, Action.PASS), why["rollouts"]
-    (True, 400)
+    >>> why["action"] in (Action.TAKE, Action.PASS), 0 < why["rollouts"] <= 800
+    (True, True)
     """
 
     PARAMS = tuple(

@@ -158,10 +158,10 @@ class HeuristicBot(Bot):
     with all of them off and ``pot_weight=1`` it is ``MarginalCostBot(threshold)``.
 
     >>> from nothanks_lab import Game
-    >>> bot = HeuristicBot()
     >>> g = Game(3, deck=range(3, 27))
-    >>> bot.act(g.view(0))
-    <Action.TAKE: 'take'>
+    >>> why = HeuristicBot().explain(g.view(0))
+    >>> why["cost"], round(why["threshold"], 2), why["action"]
+    (3, 2.17, <Action.PASS: 'pass'>)
     >>> HeuristicBot(milk=False, chip_weight=0).params["milk"]
     False
     """
