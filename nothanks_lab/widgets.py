@@ -379,6 +379,13 @@ class PlayTable:
         double_click_s: a second click on Take / No Thanks! within this many seconds of the
             previous move is ignored (so a double click never makes two moves).
         rules: the rule set (default: the standard game).
+
+    >>> t = PlayTable(3, ["marginal", ("marginal", {"threshold": 0})], seed=1, bot_delay=0)
+    >>> t.phase, t.take_button.description, t.pass_button.description
+    ('human', 'Take', 'No Thanks!')
+    >>> t.take_button.click()  # what a person's click does
+    >>> t.game.history[0].describe(t.names)
+    'Seat 0 (you) takes 16'
     """
 
     def __init__(
