@@ -268,7 +268,7 @@ def final_scores_html(game: Game, names: Sequence[str]) -> str:
     points, chips, scores = game.card_points(), game.chips, game.scores()
     winners = game.winners()
     rows = "".join(
-        f"<tr><td><b>{escape(names[i])}</b>{' 🏆' if i in winners else ''}</td>"
+        f"<tr><td><b>{escape(names[i])}</b>{' ★' if i in winners else ''}</td>"
         f"<td style='text-align:right'>{points[i]}</td>"
         f"<td style='text-align:right'>{chips[i]}</td>"
         f"<td style='text-align:right'><b>{scores[i]}</b></td></tr>"
