@@ -1,9 +1,9 @@
 """The README's strength table: every bot against the same mixed field at 3, 5 and 7 players.
 
 Each bot of the package sits at a table whose other seats hold a fixed mix of the package's
-other bots (milkers, marginal-cost bots, the expectation bot), seats rotated and deals paired
-(`nothanks_lab.tournament.head_to_head`), so every row faces the same opponents on the same
-deals. Columns: win share (shared wins split; a bot as good as its table wins 1/P) with its 95%
+compiled bots (milkers and marginal-cost bots, so the table runs fast), seats rotated and deals
+paired (`nothanks_lab.tournament.head_to_head`), so every row faces the same opponents on the
+same deals. Columns: win share (shared wins split; a bot as good as its table wins 1/P) with its 95%
 interval over deals, mean score, and mean milliseconds per decision, timed separately on a few
 games on this machine (forced takes included). Bots with a compiled fast path play many deals;
 the Python-speed bots fewer, so their intervals are wider (the games column says how many).
@@ -51,12 +51,17 @@ def field(n_players: int) -> list[Any]:
     mix = [
         HeuristicBot(),
         MarginalCostBot(10),
-        ExpectationBot(),
         MarginalCostBot(0),
         HeuristicBot(),
         MarginalCostBot(10),
+        MarginalCostBot(5),
     ]
     return mix[: n_players - 1]
+
+
+def _short(bot: Any) -> str:
+    """``(10)`` for a marginal-cost bot's threshold; nothing for a bot at its defaults."""
+    return f"({bot.threshold:g})" if isinstance(bot, MarginalCostBot) else ""
 
 
 class _Timed:
@@ -124,7 +129,9 @@ def main() -> None:
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    print("Opponents: the field " + ", ".join(f"{n}p: {field(n)}" for n in args.players))
+    for n in args.players:
+        names = ", ".join(type(b).__name__ + _short(b) for b in field(n))
+        print(f"Opponents at {n} players: {names}")
     print("\n| players | bot | win share [95% CI] | mean score | ms/decision | games |")
     print("|---|---|---|---|---|---|")
     for n in args.players:
