@@ -334,10 +334,25 @@ def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
 
 # --------------------------------------------------------------------------- tables of bots
 def has_fast_path(policy: object) -> bool:
-    """Whether `policy`'s class defines ``FAST_DECIDE`` and ``fast_params()``."""
-    return callable(getattr(type(policy), "FAST_DECIDE", None)) and callable(
-        getattr(policy, "fast_params", None)
-    )
+    """Whether `policy`'s class defines ``FAST_DECIDE`` and ``fast_params()``.
+
+    A subclass that overrides ``act`` below the class defining ``FAST_DECIDE`` decides
+    differently from that function, so it has no fast path (it plays through the engine).
+    """
+    cls = type(policy)
+    if not (
+        callable(getattr(cls, "FAST_DECIDE", None))
+        and callable(getattr(policy, "fast_params", None))
+    ):
+        return False
+    mro = cls.__mro__
+    owner = next(i for i, c in enumerate(mro) if "FAST_DECIDE" in vars(c))
+    acts = [i for i, c in enumerate(mro) if "act" in vars(c)]
+    return not acts or acts[0] >= owner
+
+
+def _kind_key(f: Any) -> tuple[str, str, int]:
+    return (getattr(f, "__module__", "") or "", getattr(f, "__qualname__", "") or "", id(f))
 
 
 class FastTable:
@@ -346,7 +361,7 @@ class FastTable:
     def __init__(self, policies: Sequence[object], rules: Rules | None = None) -> None:
         funcs = [type(p).FAST_DECIDE for p in policies]  # type: ignore[attr-defined]
         # Stable numbering, so the same kinds always share one kernel module.
-        uniq = sorted(set(funcs), key=lambda f: (f.__module__, f.__qualname__, id(f)))
+        uniq = sorted(set(funcs), key=_kind_key)
         self.kinds = np.array([uniq.index(f) for f in funcs], dtype=np.int64)
         rows = [_fast_params(p, rules) for p in policies]
         k = max(1, max(len(r) for r in rows))

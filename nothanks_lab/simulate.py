@@ -30,7 +30,7 @@ __all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "simulate", "simulate_chunks"]
 DEFAULT_CHUNK_SIZE = 65_536
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SimResult:
     """Per-game outcomes of a batch of rounds (``G`` games, ``P`` seats).
 

@@ -161,3 +161,28 @@ def test_kernel_finishes_rounds_from_the_middle():
     )  # fmt: skip
     np.testing.assert_array_equal(points - s.chips, [e[0] for e in expected])
     np.testing.assert_array_equal(moves, [e[1] for e in expected])
+
+
+class AlwaysTakes(MarginalCostBot):
+    """Inherits FAST_DECIDE but decides otherwise: must not run on the fast path."""
+
+    def act(self, view):
+        return nt.Action.TAKE
+
+
+class Cautious(MarginalCostBot):
+    """Only a different default: still the marginal rule, so still fast."""
+
+    def __init__(self, threshold: float = 2, **params):
+        super().__init__(threshold=threshold, **params)
+
+
+def test_subclass_overriding_act_loses_the_fast_path():
+    assert not fast.has_fast_path(AlwaysTakes())
+    assert fast.has_fast_path(Cautious())
+    decks = deal_decks(nt.Rules(), 2, 0, 20)
+    res = nt.simulate([AlwaysTakes(), Cautious(), MarginalCostBot()], decks=decks)
+    # Seat 0 takes every card it is shown; the engine agrees game by game.
+    slow = [nt.play_game([AlwaysTakes(), Cautious(), MarginalCostBot()], deck=d) for d in decks]
+    np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
+    assert (res.chips[:, 0] >= 11).all()
