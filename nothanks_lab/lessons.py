@@ -90,35 +90,36 @@ def _p_28_at_start() -> float:
     return p_all_in_play(28)
 
 
-def _p_27_and_29_at_start() -> float:
+def _p_27_28_29_at_start() -> float:
     from .probability import p_all_in_play
 
-    return p_all_in_play([27, 29])
+    return p_all_in_play([27, 28, 29])
 
 
-def _p_28_after_12_seen() -> float:
+def _p_28_after_20_seen() -> float:
     from .probability import p_all_in_play
 
-    # Which cards were seen does not matter, only how many: any 12 that are not 28 will do.
-    return p_all_in_play(28, seen=[27, 29, *range(3, 13)])
+    # Which cards were seen does not matter, only how many: any 20 that are not 28 will do.
+    return p_all_in_play(28, seen=[27, 29, *range(3, 21)])
 
 
-def _p_gap_21_22_at_start() -> float:
+def _p_gap_21_22_holding_20_23() -> float:
     from .probability import p_all_in_play
 
     return p_all_in_play([21, 22], seen=[20, 23])
 
 
-def _p_none_of_top_five_removed() -> float:
+def _p_one_of_top_three_removed() -> float:
     from .probability import removed_count_pmf
 
-    return float(removed_count_pmf(range(31, 36))[0])
+    return float(removed_count_pmf([33, 34, 35])[1])
 
 
-def _expected_runs() -> float:
-    from .probability import expected_run_count
+def _p_tiny_single_run() -> float:
+    from .probability import run_count_pmf
+    from .rules import Rules
 
-    return expected_run_count()
+    return float(run_count_pmf(Rules(low_card=1, high_card=8, n_removed=3))[1])
 
 
 def _break_even_20() -> float:
@@ -144,48 +145,48 @@ _ALL = (
         "how many of the 33 cards are played.",
     ),
     Exercise(
-        "p27_and_29_start",
+        "p27_28_29_start",
         "02_run_probabilities",
-        "At the start of a standard round, what is the chance that both 27 and 29 are in play?",
-        _p_27_and_29_at_start,
-        "Both are in play when all 9 removed cards come from the other 31: "
-        "comb(31, 9) / comb(33, 9). It is not (24/33) squared: the two events are dependent.",
+        "At the start of a standard round, what is the chance that all three of 27, 28 and 29 "
+        "are in play?",
+        _p_27_28_29_at_start,
+        "All three are in play when every removed card comes from the other 30 cards.",
     ),
     Exercise(
-        "p28_after_12_seen",
+        "p28_after_20_seen",
         "02_run_probabilities",
-        "You hold 27 and 29. Twelve cards have been turned face up so far (your two among "
+        "You hold 27 and 29. Twenty cards have been turned face up so far (your two among "
         "them), and 28 was not one of them. What is the chance that 28 is still coming?",
-        _p_28_after_12_seen,
+        _p_28_after_20_seen,
         "The seen cards are certainly in play. How many cards are unseen, and how many of "
         "them are still in play?",
     ),
     Exercise(
-        "p_gap_21_22_start",
+        "p_gap_21_22_holding_20_23",
         "02_run_probabilities",
         "You hold 20 and 23 at the very start of a round (nothing else seen). What is the "
         "chance that both 21 and 22 are in play, so the two-card gap can still be filled?",
-        _p_gap_21_22_at_start,
-        "Only 20 and 23 are seen. All 9 removed cards must come from the other unseen cards.",
+        _p_gap_21_22_holding_20_23,
+        "20 and 23 are seen, so they are in play: all 9 removed cards come from the 31 unseen "
+        "cards, and must avoid 21 and 22.",
     ),
     Exercise(
-        "none_of_top5_removed",
+        "one_of_top3_removed",
         "02_run_probabilities",
-        "At the start of a standard round, what is the chance that none of the five highest "
-        "cards (31 to 35) was removed?",
-        _p_none_of_top_five_removed,
-        "All 9 removed cards must come from the 28 other cards: a hypergeometric count.",
+        "At the start of a standard round, what is the chance that exactly one of the three "
+        "highest cards (33, 34, 35) was removed?",
+        _p_one_of_top_three_removed,
+        "Choose which one of the three is removed, and the other 8 removed cards from the 30 "
+        "remaining cards; divide by all removed sets.",
     ),
     Exercise(
-        "expected_runs",
+        "tiny_single_run",
         "02_run_probabilities",
-        "On average, how many runs (maximal sequences of consecutive cards) do the 24 in-play "
-        "cards of a round form? Give a number to two decimals.",
-        _expected_runs,
-        "A card starts a run when it is in play and the card below it is not (or it is the "
-        "lowest card). Add up those chances: linearity of expectation.",
-        tolerance=0.01,
-        probability=False,
+        "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
+        "cards form one single run?",
+        _p_tiny_single_run,
+        "List the removed sets with itertools.combinations, or count: one run of 5 "
+        "consecutive cards can start at how many places?",
     ),
     Exercise(
         "break_even_20",

@@ -11,7 +11,7 @@ import pytest
 
 from nothanks_lab import lessons
 from nothanks_lab.lessons import EXERCISES, check_answer, exercise, exercises
-from nothanks_lab.rules import Rules, card_points
+from nothanks_lab.rules import Rules, card_points, runs
 
 STANDARD = Rules()
 
@@ -19,14 +19,14 @@ STANDARD = Rules()
 # rules directly, never through the functions the exercises call.
 INDEPENDENT = {
     "p28_start": comb(32, 9) / comb(33, 9),
-    "p27_and_29_start": comb(31, 9) / comb(33, 9),
-    # 12 seen, 21 unseen of which 9 removed: 28 must avoid the 9 removed among 21.
-    "p28_after_12_seen": comb(20, 9) / comb(21, 9),
+    "p27_28_29_start": comb(30, 9) / comb(33, 9),
+    # 20 seen, 13 unseen of which 9 removed: 28 must avoid the 9 removed among 13.
+    "p28_after_20_seen": comb(12, 9) / comb(13, 9),
     # 20 and 23 seen, 31 unseen; both 21 and 22 in play.
-    "p_gap_21_22_start": comb(29, 9) / comb(31, 9),
-    "none_of_top5_removed": comb(28, 9) / comb(33, 9),
-    # E[runs] = sum over cards of P(card in play and card-1 not): 24/33 + 32 * (9/33)(24/32).
-    "expected_runs": 24 / 33 + 32 * (9 / 33) * (24 / 32),
+    "p_gap_21_22_holding_20_23": comb(29, 9) / comb(31, 9),
+    "one_of_top3_removed": 3 * comb(30, 8) / comb(33, 9),
+    # Cards 1..8, 5 in play: one run of 5 starts at 1, 2, 3 or 4; comb(8, 3) removed sets.
+    "tiny_single_run": 4 / comb(8, 3),
     "break_even_20": 20 - 1,
     "break_even_26_holding_27": (card_points([26, 27]) - card_points([27])) - 1,
 }
@@ -41,17 +41,12 @@ def test_solution_matches_first_principles(key: str) -> None:
     assert exercise(key).solution() == pytest.approx(INDEPENDENT[key], abs=1e-12)
 
 
-def test_expected_runs_by_enumeration_on_a_small_deck() -> None:
-    # The closed form used above, checked on a deck small enough to enumerate every round.
-    small = Rules(low_card=1, high_card=9, n_removed=3)
-    total = 0
-    sets = list(itertools.combinations(small.cards, small.n_removed))
-    for removed in sets:
-        in_play = [c for c in small.cards if c not in removed]
-        total += sum(1 for c in in_play if c - 1 not in in_play)
-    k, n = small.n_in_play, small.n_cards
-    closed = k / n + (n - 1) * (small.n_removed / n) * (k / (n - 1))
-    assert total / len(sets) == pytest.approx(closed)
+def test_tiny_single_run_by_enumeration() -> None:
+    # The count used above, checked by listing every removed set of the tiny deck.
+    tiny = Rules(low_card=1, high_card=8, n_removed=3)
+    sets = list(itertools.combinations(tiny.cards, tiny.n_removed))
+    single = sum(len(runs([c for c in tiny.cards if c not in r])) == 1 for r in sets)
+    assert Fraction(single, len(sets)) == Fraction(4, comb(8, 3))
 
 
 @pytest.mark.parametrize("key", sorted(INDEPENDENT))
@@ -76,8 +71,8 @@ def test_rounded_answers_within_tolerance_are_right() -> None:
     assert check_answer("p28_start", 0.73).correct  # exact 0.7273
     assert check_answer("p28_start", round(24 / 33, 3)).correct
     assert not check_answer("p28_start", 0.74).correct
-    assert check_answer("expected_runs", 7.27).correct  # exact 7.2727
-    assert not check_answer("expected_runs", 7.3).correct
+    assert check_answer("p28_after_20_seen", 0.31).correct  # exact 4/13 = 0.3077
+    assert not check_answer("p28_after_20_seen", 0.32).correct
 
 
 def test_number_types_accepted() -> None:
@@ -100,8 +95,8 @@ def test_out_of_range_chance_is_wrong_not_an_error() -> None:
 
 
 def test_wrong_answer_does_not_reveal_the_solution() -> None:
-    fb = check_answer("p27_and_29_start", 0.1)
-    exact = INDEPENDENT["p27_and_29_start"]
+    fb = check_answer("p27_28_29_start", 0.1)
+    exact = INDEPENDENT["p27_28_29_start"]
     for digits in (2, 3, 4):
         assert f"{exact:.{digits}f}" not in fb.message
 
