@@ -13,6 +13,7 @@ with ``game_offset`` across workers.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,8 @@ from .play import check_policies, play_game, policy_name
 from .rules import Rules
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "simulate", "simulate_chunks"]
+
+_ARRAYS = ("scores", "card_points", "chips", "winners", "win_share", "n_decisions")
 
 #: Rounds played per compiled call: memory grows with this, never with the total.
 DEFAULT_CHUNK_SIZE = 65_536
@@ -80,10 +83,7 @@ class SimResult:
             raise ValueError("SimResult.concat: results have different numbers of seats")
         first = parts[0]
         return cls(
-            **{
-                f: np.concatenate([getattr(p, f) for p in parts])
-                for f in ("scores", "card_points", "chips", "winners", "win_share", "n_decisions")
-            },
+            **{f: np.concatenate([getattr(p, f) for p in parts]) for f in _ARRAYS},
             names=first.names,
             seed=first.seed,
             game_offset=first.game_offset,
@@ -172,7 +172,7 @@ def _play_slow(
     return points, chips, moves
 
 
-def simulate_chunks(
+def _plan(
     policies: Sequence[object],
     n_games: int | None = None,
     *,
@@ -183,13 +183,8 @@ def simulate_chunks(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     game_offset: int = 0,
     fast: bool | None = None,
-) -> Iterator[SimResult]:
-    """`simulate`, one `SimResult` per chunk of at most `chunk_size` games, lazily.
-
-    For runs too large to hold per-game arrays (ten million games of five seats is over a
-    gigabyte): aggregate each chunk and drop it, and memory stays bounded by the chunk.
-    Arguments are checked before the first chunk is played.
-    """
+) -> tuple[int, Iterator[SimResult]]:
+    """Check the arguments; the number of games and a lazy iterator over the chunks' results."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
@@ -258,7 +253,38 @@ def simulate_chunks(
                 points, chips, moves = _play_slow(policies, d, rules, first_player)
             yield _outcome(points, chips, moves, names, seed_out, game_offset + lo)
 
-    return chunks()
+    return total, chunks()
+
+
+def simulate_chunks(
+    policies: Sequence[object],
+    n_games: int | None = None,
+    *,
+    rules: Rules | None = None,
+    seed: SeedLike | np.ndarray = None,
+    decks: Any = None,
+    first_player: int = 0,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    game_offset: int = 0,
+    fast: bool | None = None,
+) -> Iterator[SimResult]:
+    """`simulate`, one `SimResult` per chunk of at most `chunk_size` games, lazily.
+
+    For runs too large to hold per-game arrays (ten million games of five seats is over a
+    gigabyte): aggregate each chunk and drop it, and memory stays bounded by the chunk.
+    Arguments are checked before the first chunk is played.
+    """
+    return _plan(
+        policies,
+        n_games,
+        rules=rules,
+        seed=seed,
+        decks=decks,
+        first_player=first_player,
+        chunk_size=chunk_size,
+        game_offset=game_offset,
+        fast=fast,
+    )[1]
 
 
 def simulate(
@@ -302,17 +328,30 @@ def simulate(
     >>> bool((a.scores == b.scores).all())
     True
     """
-    parts = list(
-        simulate_chunks(
-            policies,
-            n_games,
-            rules=rules,
-            seed=seed,
-            decks=decks,
-            first_player=first_player,
-            chunk_size=chunk_size,
-            game_offset=game_offset,
-            fast=fast,
-        )
+    total, chunks = _plan(
+        policies,
+        n_games,
+        rules=rules,
+        seed=seed,
+        decks=decks,
+        first_player=first_player,
+        chunk_size=chunk_size,
+        game_offset=game_offset,
+        fast=fast,
     )
-    return parts[0] if len(parts) == 1 else SimResult.concat(parts)
+    first = next(chunks)
+    if first.n_games == total:
+        return first
+    # Several chunks: fill arrays of the full size rather than concatenating at the end, so
+    # the peak is the result plus one chunk, not twice the result.
+    out = {
+        f: np.empty((total, *getattr(first, f).shape[1:]), dtype=getattr(first, f).dtype)
+        for f in _ARRAYS
+    }
+    names, seed_out = first.names, first.seed
+    pos = 0
+    for part in itertools.chain([first], chunks):
+        for f in _ARRAYS:
+            out[f][pos : pos + part.n_games] = getattr(part, f)
+        pos += part.n_games
+    return SimResult(**out, names=names, seed=seed_out, game_offset=game_offset)
