@@ -229,10 +229,11 @@ def _bots_listing() -> str:
             params = params_of(name)
         except ValueError:
             params = {}
-        desc = ", ".join(
-            f"{p.name}={p.default} [{p.low}..{p.high}]: {p.doc}" for p in params.values()
-        )
-        lines.append(f"{name}" + (f"  ({desc})" if desc else ""))
+        lines.append(name)
+        lines += [
+            f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.doc}" for p in params.values()
+        ]
+    lines.append("\ngive a bot as NAME or NAME:param=value,param=value")
     return "\n".join(lines)
 
 
@@ -241,7 +242,7 @@ def run(argv: Sequence[str] | None = None) -> str:
     args = _parser().parse_args(argv)
     if args.command == "bots":
         return _bots_listing()
-    from . import tournament as tn
+    from .tournament import head_to_head, sweep, tournament, tune
 
     with _dask_client(args.scheduler) as client:
         options: dict[str, Any] = {
@@ -253,9 +254,9 @@ def run(argv: Sequence[str] | None = None) -> str:
         }
         result: Any
         if args.command == "tournament":
-            result = tn.tournament(args.bots, args.players, args.games, seed=args.seed, **options)
+            result = tournament(args.bots, args.players, args.games, seed=args.seed, **options)
         elif args.command == "head-to-head":
-            result = tn.head_to_head(
+            result = head_to_head(
                 args.candidate,
                 _opponents(args.opponent),
                 args.players,
@@ -264,7 +265,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 **options,
             )
         elif args.command == "sweep":
-            result = tn.sweep(
+            result = sweep(
                 args.candidate,
                 _parse_grid(args.grid),
                 _opponents(args.opponent),
@@ -274,7 +275,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 **options,
             )
         else:
-            result = tn.tune(
+            result = tune(
                 args.candidate,
                 _parse_bounds(args.bounds),
                 _opponents(args.opponent),

@@ -113,9 +113,33 @@ def make_policy(spec: Any) -> Any:
     )
 
 
+def _short_name(policy: Any, limit: int = 40) -> str:
+    """`policy_name`, or for a long one only the parameters that differ from the defaults.
+
+    >>> from nothanks_lab.bots import MarginalCostBot
+    >>> _short_name(MarginalCostBot(3)), _short_name(MarginalCostBot(3), limit=10)
+    ('MarginalCostBot(threshold=3)', 'MarginalCostBot(threshold=3)')
+    >>> _short_name(MarginalCostBot(10), limit=10)
+    'MarginalCostBot(defaults)'
+    """
+    name = policy_name(policy)
+    params = getattr(policy, "params", None)
+    declared = getattr(type(policy), "PARAMS", ())
+    if len(name) <= limit or not isinstance(params, Mapping) or not declared:
+        return name
+    changed = [
+        f"{p.name}={params[p.name]:g}"
+        if isinstance(params[p.name], float)
+        else f"{p.name}={params[p.name]}"
+        for p in declared
+        if p.name in params and params[p.name] != p.default
+    ]
+    return f"{type(policy).__name__}({', '.join(changed) or 'defaults'})"
+
+
 def _unique_names(policies: Sequence[Any]) -> tuple[str, ...]:
-    """Names for a table; repeated names get ``#2``, ``#3``... so rows stay distinguishable."""
-    names = [policy_name(p) for p in policies]
+    """Names for a table (long ones shortened); repeats get ``#1``, ``#2``... to tell apart."""
+    names = [_short_name(p) for p in policies]
     seen: dict[str, int] = {}
     out = []
     for n in names:
