@@ -39,6 +39,7 @@ import os
 import sys
 import tempfile
 import textwrap
+import threading
 import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -116,6 +117,7 @@ def _dependency_files(func: types.FunctionType, seen: set[Any] | None = None) ->
 
 
 _jitted: dict[Any, Any] = {}
+_lock = threading.RLock()  # threaded workers (e.g. Dask) may compile at the same time
 
 
 def jit_pure(func: Callable[..., Any]) -> Any:
@@ -128,9 +130,12 @@ def jit_pure(func: Callable[..., Any]) -> Any:
         return func
     if not isinstance(func, types.FunctionType):
         raise ValueError(f"jit_pure needs a plain Python function; got {func!r}")
-    got = _jitted.get(func)
-    if got is not None:
-        return got
+    with _lock:
+        got = _jitted.get(func)
+        return got if got is not None else _jit_pure(func)
+
+
+def _jit_pure(func: types.FunctionType) -> Any:
     glb = dict(func.__globals__)
     clone = types.FunctionType(
         func.__code__, glb, func.__name__, func.__defaults__, func.__closure__
@@ -140,27 +145,27 @@ def jit_pure(func: Callable[..., Any]) -> Any:
     clone.__doc__ = func.__doc__
     own_file = _dependency_files(func) == {inspect.getfile(func)}
     compiled = _jitted[func] = numba.njit(cache=own_file)(clone)  # before recursing: recursion
-    funcs, mods = _package_deps(func)
     for name in _names(func.__code__):
         obj = glb.get(name)
-        if obj in funcs:
+        if isinstance(obj, types.FunctionType) and _in_package(obj):
             glb[name] = jit_pure(obj)
-        elif obj in mods:
+        elif isinstance(obj, types.ModuleType) and _in_package(obj):
             glb[name] = jitted_module(obj)
     return compiled
 
 
 def jitted_module(module: types.ModuleType) -> types.ModuleType:
     """A stand-in for `module` whose functions are their `jit_pure` versions (compiled lazily)."""
-    got = _jitted.get(module)
-    if got is None:
-        got = _jitted[module] = types.ModuleType(module.__name__)
-        for name, obj in vars(module).items():
-            if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__:
-                setattr(got, name, jit_pure(obj))
-            elif not name.startswith("__"):
-                setattr(got, name, obj)
-    return got
+    with _lock:
+        got = _jitted.get(module)
+        if got is None:
+            got = _jitted[module] = types.ModuleType(module.__name__)
+            for name, obj in vars(module).items():
+                if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__:
+                    setattr(got, name, jit_pure(obj))
+                elif not name.startswith("__"):
+                    setattr(got, name, obj)
+        return got
 
 
 # --------------------------------------------------------------------------- the kernel
@@ -289,9 +294,12 @@ _kernels: dict[tuple[Any, ...], types.ModuleType] = {}
 def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
     """The module holding the compiled ``decide`` and ``play_chunk`` for these decision kinds."""
     kinds = tuple(kinds)
-    got = _kernels.get(kinds)
-    if got is not None:
-        return got
+    with _lock:
+        got = _kernels.get(kinds)
+        return got if got is not None else _build_kernel_module(kinds)
+
+
+def _build_kernel_module(kinds: tuple[Callable[..., Any], ...]) -> types.ModuleType:
     h = hashlib.sha256()
     for part in (sys.version, numba.__version__, np.__version__, Path(__file__).read_bytes()):
         h.update(part.encode() if isinstance(part, str) else part)
@@ -309,7 +317,7 @@ def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
     kernel_src = textwrap.dedent(inspect.getsource(play_chunk))
     text = (
         _HEADER.format(kinds=", ".join(names), digest=digest, bindings=bindings, chain=chain)
-        + "\n\n@numba.njit(cache=True)\n"
+        + "\n\n@numba.njit(cache=True, nogil=True)  # threads of a pool can run it side by side\n"
         + kernel_src
     )
     path = _cache_dir() / f"kernel_{digest}.py"

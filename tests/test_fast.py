@@ -186,3 +186,18 @@ def test_subclass_overriding_act_loses_the_fast_path():
     slow = [nt.play_game([AlwaysTakes(), Cautious(), MarginalCostBot()], deck=d) for d in decks]
     np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
     assert (res.chips[:, 0] >= 11).all()
+
+
+def test_threads_share_kernels_and_agree():
+    """Threaded workers (as in a Dask cluster) build and run kernels side by side."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    bots = [MarginalCostBot(6), nt.bots.HeuristicBot(), MarginalCostBot(12)]
+    whole = nt.simulate(bots, 4000, seed=44)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parts = list(
+            pool.map(
+                lambda lo: nt.simulate(bots, 1000, seed=44, game_offset=lo), range(0, 4000, 1000)
+            )
+        )
+    np.testing.assert_array_equal(nt.SimResult.concat(parts).scores, whole.scores)
