@@ -732,7 +732,16 @@ def tournament(
     if isinstance(bots, str | bytes) or not isinstance(bots, Sequence) or not bots:
         raise ValueError("bots must be a non-empty list of bots or bot specs")
     policies = tuple(make_policy(b) for b in bots)
-    n_players = len(policies) if n_players is None else n_players
+    if n_players is None:
+        n_players = len(policies)
+        try:
+            rules.starting_chips(n_players)
+        except ValueError as e:
+            raise ValueError(
+                f"a field of {n_players} bots cannot sit at one table ({e}); give n_players "
+                f"(every combination of that many bots then plays), or use head_to_head for "
+                f"a bot against copies of another"
+            ) from None
     n_players = _check_players(n_players, rules)
     n_games = _check_int(n_games, "n_games", 1)
     first_player = _check_first_player(first_player, n_players)
