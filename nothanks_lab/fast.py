@@ -11,7 +11,9 @@ assume passing is allowed (the kernel makes the forced take at zero chips), and 
 then receives the table's rule set). Its ``act`` should call the same
 function through :func:`nothanks_lab.bots.base.decision_args`. That is all: `fast_table`
 discovers the kinds of the policies at a table, numbers them, and the kernel dispatches on a
-kind id per seat with a params array ``[P, K]``. No list in this file needs editing.
+kind id per seat with a params array ``[P, K]``. No list in this file needs editing. A
+subclass that overrides ``act`` below the class defining ``FAST_DECIDE`` decides otherwise, so
+it plays through the engine instead (`has_fast_path`).
 
 **How the pure functions are compiled.** `jit_pure` compiles a function with ``numba.njit``
 after giving it a copy of its module globals in which every function and module of this
@@ -27,6 +29,8 @@ source file the kernel depends on, numba's version and Python's; numba caches th
 kernel next to it. A changed dependency gives a new name, hence a fresh compile; an unchanged
 one loads in a fraction of a second. The directory is ``$NOTHANKS_LAB_CACHE`` if set, else
 ``$XDG_CACHE_HOME/nothanks_lab`` (``~/.cache/nothanks_lab``), else a temporary directory.
+Compiling happens under a lock and the kernel runs without the GIL, so threaded workers can
+share a process.
 """
 
 from __future__ import annotations
