@@ -392,8 +392,13 @@ class FastTable:
         key: np.ndarray | None,
         start: int,
         count: int,
+        points: np.ndarray | None = None,
+        moves: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Card points, final chips and move counts of `count` rounds (given or dealt decks)."""
+        """Card points, final chips and move counts of `count` rounds (given or dealt decks).
+
+        `points` (int64[count, P]) and `moves` (int64[count]) may be given to be filled in.
+        """
         n_players = len(self.kinds)
         deal = decks is None
         if deal:
@@ -402,8 +407,10 @@ class FastTable:
         else:
             key = np.zeros(2, dtype=np.uint64)
         s = core.new_state(decks, n_players, starting_chips, first_player)
-        points = np.empty((count, n_players), dtype=np.int64)
-        moves = np.empty(count, dtype=np.int64)
+        if points is None:
+            points = np.empty((count, n_players), dtype=np.int64)
+        if moves is None:
+            moves = np.empty(count, dtype=np.int64)
         self.module.play_chunk(
             s,
             self.kinds,

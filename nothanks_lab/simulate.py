@@ -13,8 +13,7 @@ with ``game_offset`` across workers.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,20 +138,25 @@ def _outcome(
     names: tuple[str, ...],
     seed: Any,
     game_offset: int,
+    out: dict[str, np.ndarray] | None = None,
 ) -> SimResult:
-    scores = points - chips
-    winners = scores == scores.min(axis=1, keepdims=True)
-    share = winners / winners.sum(axis=1, keepdims=True)
+    """The result of a chunk; with `out`, computed into those arrays (slices of the whole run)."""
+    if out is None:
+        out = {
+            "scores": np.empty_like(points),
+            "winners": np.empty(points.shape, dtype=bool),
+            "win_share": np.empty(points.shape, dtype=np.float64),
+        }
+    for name, value in (("card_points", points), ("chips", chips), ("n_decisions", n_decisions)):
+        if name in out and out[name] is not value:
+            out[name][...] = value
+        else:
+            out[name] = value
+    scores = np.subtract(points, chips, out=out["scores"])
+    winners = np.equal(scores, scores.min(axis=1, keepdims=True), out=out["winners"])
+    np.divide(winners, winners.sum(axis=1, keepdims=True), out=out["win_share"])
     return SimResult(
-        scores=scores,
-        card_points=points,
-        chips=chips,
-        winners=winners,
-        win_share=share,
-        n_decisions=n_decisions,
-        names=names,
-        seed=seed,
-        game_offset=game_offset,
+        **{f: out[f] for f in _ARRAYS}, names=names, seed=seed, game_offset=game_offset
     )
 
 
@@ -183,8 +187,8 @@ def _plan(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     game_offset: int = 0,
     fast: bool | None = None,
-) -> tuple[int, Iterator[SimResult]]:
-    """Check the arguments; the number of games and a lazy iterator over the chunks' results."""
+) -> tuple[int, int, Callable[..., Iterator[SimResult]]]:
+    """Check the arguments; the numbers of games and seats, and the chunks' lazy results."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
@@ -229,13 +233,15 @@ def _plan(
         raise ValueError(f"fast=True but these policies have no compiled fast path: {slow}")
     names = tuple(policy_name(p) for p in policies)
 
-    def chunks() -> Iterator[SimResult]:
+    def chunks(out: dict[str, np.ndarray] | None = None) -> Iterator[SimResult]:
+        """Each chunk's result; with `out` (arrays for the whole run), written into it."""
         if total == 0:
             empty = np.empty((0, n_players), dtype=np.int64)
             none = np.empty(0, dtype=np.int64)
             yield _outcome(empty, empty.copy(), none, names, seed_out, game_offset)
         for lo in range(0, total, chunk_size):
             count = min(chunk_size, total - lo)
+            part = None if out is None else {f: a[lo : lo + count] for f, a in out.items()}
             d = deck_arr[lo : lo + count] if deck_arr is not None else None
             if table is not None:
                 points, chips, moves = table.play(
@@ -246,14 +252,16 @@ def _plan(
                     key=key,
                     start=game_offset + lo,
                     count=count,
+                    points=None if part is None else part["card_points"],
+                    moves=None if part is None else part["n_decisions"],
                 )
             else:
                 if d is None:
                     d = deal_decks(rules, key, game_offset + lo, count)
                 points, chips, moves = _play_slow(policies, d, rules, first_player)
-            yield _outcome(points, chips, moves, names, seed_out, game_offset + lo)
+            yield _outcome(points, chips, moves, names, seed_out, game_offset + lo, part)
 
-    return total, chunks()
+    return total, n_players, chunks
 
 
 def simulate_chunks(
@@ -284,7 +292,7 @@ def simulate_chunks(
         chunk_size=chunk_size,
         game_offset=game_offset,
         fast=fast,
-    )[1]
+    )[2]()
 
 
 def simulate(
@@ -328,7 +336,7 @@ def simulate(
     >>> bool((a.scores == b.scores).all())
     True
     """
-    total, chunks = _plan(
+    total, n_players, chunks = _plan(
         policies,
         n_games,
         rules=rules,
@@ -339,19 +347,17 @@ def simulate(
         game_offset=game_offset,
         fast=fast,
     )
-    first = next(chunks)
-    if first.n_games == total:
-        return first
-    # Several chunks: fill arrays of the full size rather than concatenating at the end, so
-    # the peak is the result plus one chunk, not twice the result.
+    if total <= chunk_size:
+        return next(chunks())
+    # Several chunks write into arrays of the full size: no copies, and the peak is the
+    # result plus one chunk's working state.
+    shapes = {"n_decisions": (total,)}
+    dtypes = {"winners": bool, "win_share": np.float64}
     out = {
-        f: np.empty((total, *getattr(first, f).shape[1:]), dtype=getattr(first, f).dtype)
+        f: np.empty(shapes.get(f, (total, n_players)), dtype=dtypes.get(f, np.int64))
         for f in _ARRAYS
     }
-    names, seed_out = first.names, first.seed
-    pos = 0
-    for part in itertools.chain([first], chunks):
-        for f in _ARRAYS:
-            out[f][pos : pos + part.n_games] = getattr(part, f)
-        pos += part.n_games
-    return SimResult(**out, names=names, seed=seed_out, game_offset=game_offset)
+    names = seed_out = None
+    for part in chunks(out):
+        names, seed_out = part.names, part.seed
+    return SimResult(**out, names=names, seed=seed_out, game_offset=game_offset)  # type: ignore[arg-type]

@@ -142,7 +142,7 @@ def test_mixed_fast_and_slow_table_runs_on_engine():
 def test_fast_and_fallback_give_the_same_seeded_run():
     bots = [HeuristicBot(), MarginalCostBot(8), MarginalCostBot(11), HeuristicBot(milk=False)]
     a = nt.simulate(bots, 120, seed=21, first_player=1, fast=True)
-    b = nt.simulate(bots, 120, seed=21, first_player=1, fast=False)
+    b = nt.simulate(iter(bots), 120, seed=21, first_player=1, fast=False, chunk_size=50)
     for f in ("scores", "card_points", "chips", "winners", "win_share", "n_decisions"):
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f))
 
