@@ -8,7 +8,10 @@ the shared rules of :mod:`nothanks_lab.core`; any other policy plays through the
 (`play_game`) on the same deals, slower but with the same meaning. Deals come from
 :func:`nothanks_lab.deals.deal_decks`, where game ``i`` depends only on the seed and ``i``, so
 results do not depend on the chunk size, on the path taken, or on how a caller splits a run
-with ``game_offset`` across workers.
+with ``game_offset`` across workers. (A bot that draws random numbers owns its generator and
+draws from it game after game, so its choices depend on which games it played before; the
+deals do not.) `simulate_chunks` streams the same results chunk by chunk, for runs too big to
+keep per game.
 """
 
 from __future__ import annotations
