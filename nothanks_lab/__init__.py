@@ -5,7 +5,7 @@
 (38, 25)
 """
 
-from . import analysis, bots, plots, probability
+from . import analysis, bots, lessons, plots, probability
 from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .rules import Rules, card_points, runs, score
@@ -40,6 +40,7 @@ __all__ = [
     "bots",
     "card_points",
     "head_to_head",
+    "lessons",
     "play_game",
     "play_match",
     "plots",
