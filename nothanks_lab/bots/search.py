@@ -22,8 +22,9 @@ import numpy as np
 from .. import core
 from ..engine import Action
 from ..view import PlayerView
-from .base import Param, RandomizedBot, register
+from .base import Param, RandomizedBot, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
+from .opponents import MODELS, OpponentModel, model_params
 
 __all__ = ["SearchBot", "rollout_kernel", "rollout_values"]
 
@@ -150,8 +151,8 @@ class SearchBot(RandomizedBot):
     >>> from nothanks_lab import Game
     >>> g = Game(3, deck=range(3, 27))
     >>> why = SearchBot(n_rollouts=50, seed=1).explain(g.view(0))
-    >>> sorted(why)
-    ['action', 'card', 'cost', 'forced', 'pot', 'rollouts', 'value_pass', 'value_take']
+    >>> why["rollouts"], why["action"] in (Action.TAKE, Action.PASS), why["std_error"] > 0
+    (50, True, True)
     """
 
     PARAMS = (
@@ -162,6 +163,23 @@ class SearchBot(RandomizedBot):
         Param("stop_z", 3.0, 0.0, 100.0, "a move is clear when ahead by this many std errors"),
         Param("margin_weight", 0.02, 0.0, 1.0, "value of one point of score margin, in wins"),
         Param("pass_bias", 0.0, -1.0, 1.0, "extra value credited to passing (0 = none)"),
+        Param(
+            "model_opponents",
+            False,
+            False,
+            True,
+            "guess each rival's policy from its moves (else: all milkers)",
+            bool,
+        ),
+        Param("prior_milker", 0.5, 0.01, 0.99, "prior chance that a rival is a milker"),
+        Param("model_eps", 0.1, 0.01, 0.49, "chance a rival deviates from its policy"),
+        Param(
+            "trust_z",
+            0.0,
+            0.0,
+            100.0,
+            "overrule the milker only when ahead by this many std errors (0 = always search)",
+        ),
     )
 
     def __init__(self, *, rollout_params: dict[str, Any] | None = None, **params: Any) -> None:
@@ -178,53 +196,85 @@ class SearchBot(RandomizedBot):
             for p in HEURISTIC_PARAMS
         }
         self.rollout_params = values
+        self.opponents = OpponentModel(self.prior_milker, self.model_eps)
 
-    def rollout_matrix(self, view: PlayerView) -> np.ndarray:
-        """Rollout policy parameters per seat (``float64[P, K]``): the milker everywhere."""
+    def rollout_matrix(self, view: PlayerView, weights: np.ndarray | None = None) -> np.ndarray:
+        """Rollout policy parameters per seat (``float64[P, K]``).
+
+        Without `weights` every seat plays the milker; with ``weights`` (``float64[P, M]``
+        over `MODELS`) each rival's policy is drawn from its row, and the bot's own seat
+        plays the milker with this bot's rollout parameters.
+        """
         row = pack_params(self.rollout_params, view.rules)
-        return np.tile(row, (view.n_players, 1))
+        out = np.tile(row, (view.n_players, 1))
+        if weights is not None:
+            models = model_params(view.rules)
+            for o in range(view.n_players):
+                if o != view.seat:
+                    out[o] = models[self.rng.choice(len(models), p=weights[o])]
+        return out
 
-    def values(self, view: PlayerView) -> tuple[float, float, int]:
-        """Mean rollout values of taking and of passing, and the number of guesses used.
+    def values(self, view: PlayerView) -> tuple[float, float, int, float]:
+        """Mean rollout values of taking and of passing, the guesses used, and the std error.
 
         Guesses come in batches; once the paired difference between the moves exceeds
         `stop_z` standard errors the search stops, so clear moves cost little and close ones
-        get the whole `n_rollouts`.
+        get the whole `n_rollouts`. The last number is the standard error of that difference.
         """
-        params = self.rollout_matrix(view)
+        weights = self.opponents.weights(view) if self.model_opponents else None
         parts: list[np.ndarray] = []
         used = 0
+        se = float("inf")
         while used < self.n_rollouts:
             k = min(self.batch, self.n_rollouts - used)
+            params = self.rollout_matrix(view, weights)
             parts.append(rollout_values(view, k, self.rng, params, self.margin_weight))
             used += k
             v = np.concatenate(parts, axis=1)
             diff = v[0] - v[1] - self.pass_bias
-            if used >= 2 and used < self.n_rollouts:
-                se = diff.std(ddof=1) / np.sqrt(used)
-                if abs(diff.mean()) > self.stop_z * se:
+            if used >= 2:
+                se = float(diff.std(ddof=1) / np.sqrt(used))
+                if used < self.n_rollouts and abs(diff.mean()) > self.stop_z * se:
                     break
-        return float(v[0].mean()), float(v[1].mean()) + self.pass_bias, used
+        return float(v[0].mean()), float(v[1].mean()) + self.pass_bias, used, se
 
-    def act(self, view: PlayerView) -> Action:
-        if not view.can_pass:
-            return Action.TAKE
-        take, pass_, _ = self.values(view)
-        return Action.TAKE if take >= pass_ else Action.PASS
-
-    def explain(self, view: PlayerView) -> dict[str, Any]:
+    def _decide(self, view: PlayerView) -> dict[str, Any]:
         from ..core import marginal_points
 
         cost = marginal_points(view.hand_masks[view.seat], view.active_card)  # type: ignore[arg-type]
         out: dict[str, Any] = {"card": view.active_card, "pot": view.pot, "cost": cost}
+        if self.model_opponents:
+            # Read the rivals' moves even on a forced take, so the memory stays in step.
+            weights = self.opponents.weights(view)
+            out["rival_models"] = {
+                o: dict(zip(MODELS, map(float, weights[o]), strict=True))
+                for o in range(view.n_players)
+                if o != view.seat
+            }
         if not view.can_pass:
             return {"action": Action.TAKE, **out, "forced": True}
-        take, pass_, used = self.values(view)
+        take, pass_, used, se = self.values(view)
+        searched = Action.TAKE if take >= pass_ else Action.PASS
+        take_milker = heuristic_decide(
+            pack_params(self.rollout_params, view.rules), *decision_args(view)
+        )
+        milker = Action.TAKE if take_milker else Action.PASS
+        # Not clearly better than the milker's own move: play that (never worse on average).
+        close = self.trust_z > 0 and abs(take - pass_) <= self.trust_z * se
+        action = milker if close else searched
         return {
-            "action": Action.TAKE if take >= pass_ else Action.PASS,
+            "action": action,
             **out,
             "value_take": take,
             "value_pass": pass_,
+            "std_error": se,
             "rollouts": used,
+            "milker_action": milker,
             "forced": False,
         }
+
+    def act(self, view: PlayerView) -> Action:
+        return self._decide(view)["action"]
+
+    def explain(self, view: PlayerView) -> dict[str, Any]:
+        return self._decide(view)
