@@ -196,11 +196,17 @@ class BotPicker:
         self._build_params()
 
     def spec(self) -> str:
-        """A short readable description, e.g. ``"marginal(threshold=10)"``."""
+        """A short description naming only changed settings, e.g. ``"marginal(threshold=4)"``.
+
+        A bot at its declared defaults is just its name (``"best"``), so the table stays legible.
+        """
         if self.name == self.CUSTOM:
             return policy_name(self.custom)
+        declared = params_of(self.name)
         inner = ", ".join(
-            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.params.items()
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in self.params.items()
+            if k not in declared or v != declared[k].default
         )
         return f"{self.name}({inner})" if inner else self.name
 

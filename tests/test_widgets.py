@@ -298,6 +298,8 @@ def test_bot_picker_builds_sliders_from_declared_params() -> None:
     declared = nt.bots.params_of("marginal")["threshold"]
     assert (slider.min, slider.max, slider.value) == (declared.low, declared.high, 4)
     assert p.make().threshold == 4 and p.spec() == "marginal(threshold=4)"
+    slider.value = declared.default
+    assert p.spec() == "marginal"  # at its defaults a bot is just its name
     p.dropdown.value = "random"
     assert [w.description for w in p.params_box.children] == ["p_take"]
     a = p.make(np.random.SeedSequence(1))
