@@ -24,10 +24,11 @@ Python that the readable engine runs unchanged.
 **Caching.** numba's on-disk cache keys a function to its own source file only, so a kernel
 cached beside this file would silently keep an old rule after ``core.py`` or a bot changed.
 Instead, for each set of kinds, `kernel_module` writes a small module (the if-chain over the
-kinds plus the source of `play_chunk`) into a cache directory under a name that hashes every
-source file the kernel depends on, numba's version and Python's; numba caches the compiled
-kernel next to it. A changed dependency gives a new name, hence a fresh compile; an unchanged
-one loads in a fraction of a second. The directory is ``$NOTHANKS_LAB_CACHE`` if set, else
+kinds plus the source of `play_rounds` and `play_chunk`) into a cache directory under a name
+that hashes every source file the kernel depends on, numba's version and Python's; numba
+caches the compiled kernel next to it. A changed dependency gives a new name, hence a fresh
+compile; an unchanged one loads in a fraction of a second. The directory is
+``$NOTHANKS_LAB_CACHE`` if set, else
 ``$XDG_CACHE_HOME/nothanks_lab`` (``~/.cache/nothanks_lab``), else a temporary directory.
 Compiling happens under a lock and the kernel runs without the GIL, so threaded workers can
 share a process.
@@ -124,22 +125,25 @@ _jitted: dict[Any, Any] = {}
 _lock = threading.RLock()  # threaded workers (e.g. Dask) may compile at the same time
 
 
-def jit_pure(func: Callable[..., Any]) -> Any:
+def jit_pure(func: Callable[..., Any], *, nrt: bool = True) -> Any:
     """``numba.njit`` of a pure function of this package, its package callees compiled too.
 
     The compiled function is cached on disk only when everything it reaches lies in its own
-    source file (numba's cache would not notice a change in another file).
+    source file (numba's cache would not notice a change in another file). ``nrt=False``
+    compiles without numba's reference counting (see `kernel_module`); such a build cannot
+    allocate arrays, and is never cached on disk on its own, because numba's cache index does
+    not tell it from the default build.
     """
     if isinstance(func, numba.core.registry.CPUDispatcher):
         return func
     if not isinstance(func, types.FunctionType):
         raise ValueError(f"jit_pure needs a plain Python function; got {func!r}")
     with _lock:
-        got = _jitted.get(func)
-        return got if got is not None else _jit_pure(func)
+        got = _jitted.get((func, nrt))
+        return got if got is not None else _jit_pure(func, nrt)
 
 
-def _jit_pure(func: types.FunctionType) -> Any:
+def _jit_pure(func: types.FunctionType, nrt: bool) -> Any:
     glb = dict(func.__globals__)
     clone = types.FunctionType(
         func.__code__, glb, func.__name__, func.__defaults__, func.__closure__
@@ -147,26 +151,28 @@ def _jit_pure(func: types.FunctionType) -> Any:
     clone.__qualname__ = func.__qualname__
     clone.__module__ = func.__module__
     clone.__doc__ = func.__doc__
-    own_file = _dependency_files(func) == {inspect.getfile(func)}
-    compiled = _jitted[func] = numba.njit(cache=own_file)(clone)  # before recursing: recursion
+    own_file = nrt and _dependency_files(func) == {inspect.getfile(func)}
+    options = {} if nrt else {"_nrt": False}
+    # Registered before recursing, so recursive references find it.
+    compiled = _jitted[(func, nrt)] = numba.njit(cache=own_file, **options)(clone)
     for name in _names(func.__code__):
         obj = glb.get(name)
         if isinstance(obj, types.FunctionType) and _in_package(obj):
-            glb[name] = jit_pure(obj)
+            glb[name] = jit_pure(obj, nrt=nrt)
         elif isinstance(obj, types.ModuleType) and _in_package(obj):
-            glb[name] = jitted_module(obj)
+            glb[name] = jitted_module(obj, nrt=nrt)
     return compiled
 
 
-def jitted_module(module: types.ModuleType) -> types.ModuleType:
+def jitted_module(module: types.ModuleType, *, nrt: bool = True) -> types.ModuleType:
     """A stand-in for `module` whose functions are their `jit_pure` versions (compiled lazily)."""
     with _lock:
-        got = _jitted.get(module)
+        got = _jitted.get((module, nrt))
         if got is None:
-            got = _jitted[module] = types.ModuleType(module.__name__)
+            got = _jitted[(module, nrt)] = types.ModuleType(module.__name__)
             for name, obj in vars(module).items():
                 if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__:
-                    setattr(got, name, jit_pure(obj))
+                    setattr(got, name, jit_pure(obj, nrt=nrt))
                 elif not name.startswith("__"):
                     setattr(got, name, obj)
         return got
@@ -208,8 +214,29 @@ def play_chunk(
     points into `points` and the number of moves into `n_decisions`; ``s.chips`` ends as the
     final chips.
     """
+    box = np.empty(n_cards, dtype=np.int64)  # the dealer's scratch space
+    play_rounds(
+        s, kinds, params, deal, key0, key1, start, low_card, n_cards, points, n_decisions, box
+    )
+
+
+def play_rounds(
+    s: core.State,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    deal: bool,
+    key0: np.uint64,
+    key1: np.uint64,
+    start: np.int64,
+    low_card: np.int64,
+    n_cards: np.int64,
+    points: np.ndarray,
+    n_decisions: np.ndarray,
+    box: np.ndarray,
+) -> None:
+    """`play_chunk` given the dealer's scratch space `box` (int64[n_cards]): allocates nothing,
+    so it can be compiled without reference counting."""
     n_in_play = s.deck.shape[1]
-    box = np.empty(n_cards, dtype=np.int64)
     for g in range(s.deck.shape[0]):
         if deal:
             deals.deal_into(key0, key1, start + g, low_card, n_cards, s.deck[g], box)
@@ -248,13 +275,14 @@ from nothanks_lab import core as _core_py
 from nothanks_lab import deals as _deals_py
 from nothanks_lab import fast as _fast
 
-core = _fast.jitted_module(_core_py)
-deals = _fast.jitted_module(_deals_py)
+NRT = {nrt}  # numba reference counting in the hot loop (see nothanks_lab.fast.kernel_module)
+core = _fast.jitted_module(_core_py, nrt=NRT)
+deals = _fast.jitted_module(_deals_py, nrt=NRT)
 _kinds = _fast._building
 {bindings}
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=NRT)
 def decide(kind, params, card, pot, seat, hands, chips, cards_left):
 {chain}
 '''
@@ -296,33 +324,74 @@ _kernels: dict[tuple[Any, ...], types.ModuleType] = {}
 
 
 def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
-    """The module holding the compiled ``decide`` and ``play_chunk`` for these decision kinds."""
+    """The module holding the compiled ``decide`` and ``play_chunk`` for these decision kinds.
+
+    The hot loop, `play_rounds`, and everything it calls are compiled without numba's
+    reference counting: it allocates nothing, and the counts numba would keep on the state's
+    arrays (an atomic increment and decrement around each call) survive its pruning whenever
+    the optimiser merges branches, costing a third of the speed. A decision function that
+    allocates arrays cannot be compiled that way; its kinds get a kernel with counting.
+    The kernel is compiled (or loaded from the cache) here, once per set of kinds.
+    """
     kinds = tuple(kinds)
     with _lock:
         got = _kernels.get(kinds)
-        return got if got is not None else _build_kernel_module(kinds)
+        if got is None:
+            try:
+                got = _build_kernel_module(kinds, nrt=False)
+                _warm(got)
+            except numba.core.errors.NumbaError:
+                got = _build_kernel_module(kinds, nrt=True)
+            _kernels[kinds] = got
+        return got
 
 
-def _build_kernel_module(kinds: tuple[Callable[..., Any], ...]) -> types.ModuleType:
+def _warm(module: types.ModuleType) -> None:
+    """Compile (or load) `module`'s kernel for the argument types `FastTable.play` passes."""
+    i64 = np.int64
+    s = core.new_state(np.empty((0, 1), dtype=i64), 1, 0, 0)
+    module.play_chunk(
+        s,
+        np.zeros(1, dtype=i64),
+        np.zeros((1, 1)),
+        True,
+        np.uint64(0),
+        np.uint64(0),
+        i64(0),
+        i64(0),
+        i64(1),
+        np.empty((0, 1), dtype=i64),
+        np.empty(0, dtype=i64),
+    )
+
+
+def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> types.ModuleType:
     h = hashlib.sha256()
     for part in (sys.version, numba.__version__, np.__version__, Path(__file__).read_bytes()):
         h.update(part.encode() if isinstance(part, str) else part)
+    h.update(b"nrt" if nrt else b"no-nrt")
     h.update(_source_digest(play_chunk))
     for k in kinds:
         h.update(_source_digest(k))
     digest = h.hexdigest()[:20]
     names = [f"{getattr(k, '__module__', '?')}.{getattr(k, '__qualname__', '?')}" for k in kinds]
-    bindings = "\n".join(f"decide_{i} = _fast.jit_pure(_kinds[{i}])" for i in range(len(kinds)))
+    bindings = "\n".join(
+        f"decide_{i} = _fast.jit_pure(_kinds[{i}], nrt=NRT)" for i in range(len(kinds))
+    )
     args = "params, card, pot, seat, hands, chips, cards_left"
     chain = "\n".join(
         f"    if kind == {i}:\n        return bool(decide_{i}({args}))" for i in range(len(kinds))
     )
     chain += f"\n    return bool(decide_0({args}))  # unreachable: kinds are checked"
-    kernel_src = textwrap.dedent(inspect.getsource(play_chunk))
+    nogil = "  # threads of a pool can run it side by side"
     text = (
-        _HEADER.format(kinds=", ".join(names), digest=digest, bindings=bindings, chain=chain)
-        + "\n\n@numba.njit(cache=True, nogil=True)  # threads of a pool can run it side by side\n"
-        + kernel_src
+        _HEADER.format(
+            kinds=", ".join(names), digest=digest, nrt=nrt, bindings=bindings, chain=chain
+        )
+        + f"\n\n@numba.njit(cache=True, nogil=True, _nrt=NRT){nogil}\n"
+        + textwrap.dedent(inspect.getsource(play_rounds))
+        + f"\n\n@numba.njit(cache=True, nogil=True){nogil}\n"
+        + textwrap.dedent(inspect.getsource(play_chunk))
     )
     path = _cache_dir() / f"kernel_{digest}.py"
     if not path.exists() or path.read_text() != text:
@@ -340,7 +409,6 @@ def _build_kernel_module(kinds: tuple[Callable[..., Any], ...]) -> types.ModuleT
     finally:
         _building = ()
     sys.modules[modname] = module
-    _kernels[kinds] = module
     return module
 
 

@@ -201,3 +201,30 @@ def test_threads_share_kernels_and_agree():
             )
         )
     np.testing.assert_array_equal(nt.SimResult.concat(parts).scores, whole.scores)
+
+
+def test_kernel_runs_without_reference_counting_unless_a_kind_allocates(tmp_path, monkeypatch):
+    """The hot loop is compiled without numba's reference counting; a decision function that
+    allocates arrays cannot be, so its kinds fall back to a counting kernel that agrees too."""
+    d = fast.jit_pure(core.step, nrt=False)
+    assert d is fast.jit_pure(core.step, nrt=False) and d is not fast.jit_pure(core.step)
+    assert type(d._cache).__name__ == "NullCache"  # numba's cache index ignores the flag
+    assert fast.fast_table([MarginalCostBot()] * 3).module.NRT is False
+
+    monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(tmp_path / "cache"))
+    source = _BOT_SOURCE.format(factor=2).replace(
+        "return pot *", "scratch = np.zeros(2)\n    return scratch.sum() + pot *"
+    )
+    path = tmp_path / "allocbot.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("allocbot", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["allocbot"] = module
+    spec.loader.exec_module(module)
+    bots = [module.PotBot(0.2), MarginalCostBot(8), module.PotBot(0.4)]
+    table = fast.fast_table(bots)
+    assert table is not None and table.module.NRT is True
+    decks = deal_decks(nt.Rules(), 17, 0, 40)
+    res = nt.simulate(bots, decks=decks, fast=True)
+    slow = [nt.play_game(bots, deck=d) for d in decks]
+    np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
