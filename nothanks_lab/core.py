@@ -93,7 +93,8 @@ def step(s: State, g: int, take: bool) -> None:
     else:
         s.chips[g, p] -= 1
         s.pot[g] += 1
-        s.player[g] = (p + 1) % s.chips.shape[1]
+        nxt = p + 1  # clockwise; a compare, not `%`: a division per pass is slow compiled
+        s.player[g] = nxt if nxt < s.chips.shape[1] else 0
 
 
 def mask_of(cards: tuple[int, ...] | list[int]) -> int:
