@@ -41,8 +41,8 @@ ROWS: dict[str, tuple[Callable[[], Any], int]] = {
     "MarginalCostBot(0) (greedy)": (lambda: MarginalCostBot(0), 2000),
     "ExpectationBot": (lambda: ExpectationBot(), 150),
     "HeuristicBot (milker)": (lambda: HeuristicBot(), 2000),
-    "SearchBot": (lambda: SearchBot(seed=1), 30),
-    'make_bot("best")': (lambda: BestBot(seed=1), 30),
+    "SearchBot": (lambda: SearchBot(seed=1), 100),
+    'make_bot("best")': (lambda: BestBot(seed=1), 100),
 }
 
 
@@ -92,10 +92,15 @@ def ms_per_decision(make: Callable[[], Any], n_players: int, games: int = 3) -> 
     return 1000 * float(np.mean(timed.times))
 
 
+def clipped_ci(lo: float, hi: float) -> tuple[float, float]:
+    """A 95% interval clipped to [0, 1] (the normal approximation can overshoot)."""
+    return max(0.0, lo), min(1.0, hi)
+
+
 def row(label: str, make: Callable[[], Any], deals: int, n_players: int, seed: int) -> str:
     """One Markdown row: the bot vs the field at `n_players`."""
     r = head_to_head(make(), field(n_players), n_players, deals, seed=seed, progress=False)
-    ws, (lo, hi) = r.win_share[0], r.win_share_ci[0]
+    ws, (lo, hi) = r.win_share[0], clipped_ci(*r.win_share_ci[0])
     ms = ms_per_decision(make, n_players)
     return (
         f"| {n_players} | {label} | {ws:.1%} [{lo:.1%}, {hi:.1%}] | {r.mean_score[0]:.1f} "
@@ -105,8 +110,8 @@ def row(label: str, make: Callable[[], Any], deals: int, n_players: int, seed: i
 
 def targets(deals: int, seed: int) -> None:
     """The issue's targets for the best bot, with 95% intervals."""
-    print("\n| target | best's win share [95% CI] | games |")
-    print("|---|---|---|")
+    print("\n| target | best's win share [95% CI] | mean score | ms/decision | games |")
+    print("|---|---|---|---|---|")
     cases = [
         ("3 players vs 2 milkers (>= 65%)", HeuristicBot(), 3),
         ("5 players vs 4 milkers (>= 50%)", HeuristicBot(), 5),
@@ -114,8 +119,13 @@ def targets(deals: int, seed: int) -> None:
     ]
     for label, opponent, n in cases:
         r = head_to_head(BestBot(seed=seed), opponent, n, deals, seed=seed, progress=False)
-        ws, (lo, hi) = r.win_share[0], r.win_share_ci[0]
-        print(f"| {label} | {ws:.1%} [{lo:.1%}, {hi:.1%}] | {int(r.games[0]):,} |", flush=True)
+        ws, (lo, hi) = r.win_share[0], clipped_ci(*r.win_share_ci[0])
+        ms = ms_per_decision(lambda: BestBot(seed=seed), n)
+        print(
+            f"| {label} | {ws:.1%} [{lo:.1%}, {hi:.1%}] | {r.mean_score[0]:.1f} | {ms:.1f} "
+            f"| {int(r.games[0]):,} |",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -125,10 +135,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7, help="seed of the deal stream")
     ap.add_argument("--players", type=int, nargs="+", default=[3, 5, 7])
     ap.add_argument("--targets", action="store_true", help="also measure the best bot's targets")
+    ap.add_argument("--only-targets", action="store_true", help="measure the targets only")
     ap.add_argument("--target-deals", type=int, default=300, help="deals per target")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
+    if args.only_targets:
+        targets(args.target_deals, args.seed)
+        print(f"\n(took {time.perf_counter() - t0:.0f} s)")
+        return
     for n in args.players:
         names = ", ".join(type(b).__name__ + _short(b) for b in field(n))
         print(f"Opponents at {n} players: {names}")
