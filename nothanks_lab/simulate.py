@@ -27,7 +27,7 @@ from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
 from .rules import Rules
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "simulate", "simulate_chunks"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "score_rows", "simulate", "simulate_chunks"]
 
 _ARRAYS = ("scores", "card_points", "chips", "winners", "win_share", "n_decisions")
 
@@ -134,6 +134,32 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
     return arr
 
 
+def score_rows(
+    points: np.ndarray,
+    chips: np.ndarray,
+    scores: np.ndarray,
+    winners: np.ndarray,
+    win_share: np.ndarray,
+) -> None:
+    """Fill each game's scores, winners and win shares from its card points and chips.
+
+    Written in the subset of Python that numba compiles: one pass over the rows, where numpy
+    would make five (and per-row minimums of a few seats are slow in numpy).
+    """
+    n = points.shape[1]
+    for g in range(points.shape[0]):
+        best = points[g, 0] - chips[g, 0]
+        for p in range(n):
+            scores[g, p] = points[g, p] - chips[g, p]
+            best = min(best, scores[g, p])
+        tied = 0
+        for p in range(n):
+            winners[g, p] = scores[g, p] == best
+            tied += winners[g, p]
+        for p in range(n):
+            win_share[g, p] = winners[g, p] / tied
+
+
 def _outcome(
     points: np.ndarray,
     chips: np.ndarray,
@@ -155,9 +181,9 @@ def _outcome(
             out[name][...] = value
         else:
             out[name] = value
-    scores = np.subtract(points, chips, out=out["scores"])
-    winners = np.equal(scores, scores.min(axis=1, keepdims=True), out=out["winners"])
-    np.divide(winners, winners.sum(axis=1, keepdims=True), out=out["win_share"])
+    from .fast import jit_pure  # numba loads only once games are played
+
+    jit_pure(score_rows)(points, out["chips"], out["scores"], out["winners"], out["win_share"])
     return SimResult(
         **{f: out[f] for f in _ARRAYS}, names=names, seed=seed, game_offset=game_offset
     )
