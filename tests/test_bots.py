@@ -22,12 +22,20 @@ from nothanks_lab.bots import (
     ExpectationBot,
     HeuristicBot,
     MarginalCostBot,
+    RandomBot,
     SearchBot,
     available_bots,
     make_bot,
     params_of,
 )
 from nothanks_lab.bots.heuristic import HEURISTIC_PARAMS
+from nothanks_lab.bots.opponents import (
+    MODELS,
+    Decision,
+    OpponentModel,
+    decisions_between,
+    model_params,
+)
 from nothanks_lab.bots.search import rollout_values
 from nothanks_lab.probability import p_all_in_play
 
@@ -316,3 +324,113 @@ def test_best_is_registered_and_declared() -> None:
     best = make_bot("best")
     assert "best" in ALL and {p.name for p in HEURISTIC_PARAMS} >= {"threshold"}
     assert set(best.params) == set(params_of("best"))
+
+
+# ------------------------------------------------------------------ opponent model
+
+
+def test_decisions_between_reads_back_exactly_the_moves_made() -> None:
+    # Differential: every move read back from two consecutive views of a seat is a move that
+    # was really made, on the public facts it was made on; most non-forced moves are found.
+    rng = np.random.default_rng(3)
+    found = made = 0
+    for n_players in (3, 4, 6):
+        for _ in range(8):
+            g = Game(n_players, seed=rng)
+            bots = [RandomBot(seed=i) if i % 2 else MarginalCostBot(3 * i) for i in range(7)]
+            last: dict[int, tuple[PlayerView, int]] = {}
+            moves: list[tuple[Decision, int]] = []
+            while not g.is_over:
+                p = g.current_player
+                v = g.view(p)
+                if p in last:
+                    old, since = last[p]
+                    real = {d for d, t in moves if t >= since and d.seat != p}
+                    read = decisions_between(old, v)
+                    assert read is not None
+                    assert set(read) <= real
+                    found += len(read)
+                    made += sum(1 for d in real if d.chips[d.seat] > 0)
+                a = bots[p].act(v)
+                fact = Decision(
+                    p, v.active_card, v.pot, v.hand_masks, v.chips, v.cards_left, a is Action.TAKE
+                )
+                moves.append((fact, len(g.history)))
+                last[p] = (v, len(g.history))
+                g.step(a)
+    assert found > 0.6 * made
+
+
+def test_decisions_between_refuses_views_that_cannot_follow() -> None:
+    a, b = Game(3, seed=1), Game(3, seed=2)
+    before = a.view(0)
+    a.step(Action.PASS)
+    assert decisions_between(before, a.view(1)) is None  # another seat
+    for _ in range(2):
+        a.step(Action.PASS)
+    assert decisions_between(before, a.view(0)) == [
+        Decision(
+            o,
+            before.active_card,
+            o,
+            (0, 0, 0),
+            tuple(10 if s < o else 11 for s in range(3)),
+            23,
+            False,
+        )
+        for o in (1, 2)
+    ]
+    assert decisions_between(a.view(0), before) is None  # backwards
+    assert decisions_between(a.view(0), b.view(0)) is None  # a new round
+
+
+def watch(opponent: Any, n_players: int = 3, seed: int = 0) -> np.ndarray:
+    """Opponent-model weights of seat 0 (a milker) after a round against `opponent` copies."""
+    model = OpponentModel()
+    me = HeuristicBot()
+    g = Game(n_players, seed=seed)
+    w = model.weights(g.view(0))
+    while not g.is_over:
+        p = g.current_player
+        if p == 0:
+            w = model.weights(g.view(0))
+            assert np.array_equal(model.weights(g.view(0)), w)  # the same view counts once
+        g.step((me if p == 0 else opponent).act(g.view(p)))
+    return w
+
+
+def test_opponent_model_recognises_each_policy() -> None:
+    names = list(MODELS)
+    assert watch(HeuristicBot())[1:].argmax(axis=1).tolist() == [names.index("milker")] * 2
+    assert (
+        watch(MarginalCostBot(0), seed=1)[1:].argmax(axis=1).tolist() == [names.index("greedy")] * 2
+    )
+    # MarginalCostBot(10) takes nearly every card, so its rivals rarely get to move: few clues.
+    w = watch(MarginalCostBot(10), seed=0)
+    assert (w[1:].argmax(axis=1) == names.index("marginal10")).all()
+    assert w[0].tolist() == pytest.approx([0.5, 0.25, 0.25])  # own seat: the prior
+    with pytest.raises(ValueError, match="prior_milker"):
+        OpponentModel(prior_milker=1.0)
+
+
+def test_search_with_opponent_model_samples_rivals_from_the_weights() -> None:
+    view = Game(3, seed=4).view(0)
+    bot = SearchBot(seed=0, model_opponents=True)
+    greedy = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 1.0, 0]])
+    m = bot.rollout_matrix(view, greedy)
+    np.testing.assert_array_equal(m[1], model_params()[1])
+    np.testing.assert_array_equal(m[0], bot.rollout_matrix(view)[0])
+    assert set(bot.explain(view)["rival_models"]) == {1, 2}
+
+
+def test_trust_z_falls_back_to_the_milker_unless_search_is_sure() -> None:
+    stubborn = SearchBot(seed=2, n_rollouts=200, trust_z=100.0)
+    for a, _ in twin_positions(3, seed=5, n=8):
+        view = a.view(a.current_player)
+        why = stubborn.explain(view)
+        assert why["action"] is (HeuristicBot().act(view) if view.can_pass else Action.TAKE)
+        if view.can_pass:
+            assert why["milker_action"] is why["action"]
+    # On obvious positions a modest trust_z still lets the search decide.
+    view = position([[20, 21], [5], [8]], [3, 9, 9], card=22, pot=9)
+    assert SearchBot(seed=1, n_rollouts=200, trust_z=2.0).act(view) is Action.TAKE
