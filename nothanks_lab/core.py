@@ -109,12 +109,11 @@ def card_points_mask(mask: int) -> int:
     """Card points of a hand given as a bit mask: the sum of the lowest card of each run."""
     starts = mask & ~(mask << 1)  # a card whose predecessor is absent starts a run
     total = 0
-    c = 0
-    while starts != 0:
-        if starts & 1:
+    # Every bit, not "until no start is left": a fixed count compiles to a loop without an
+    # unpredictable exit (~10% of the simulator's time).
+    for c in range(64):
+        if (starts >> c) & 1:
             total += c
-        starts >>= 1
-        c += 1
     return total
 
 
