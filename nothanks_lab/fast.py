@@ -64,6 +64,7 @@ __all__ = [
     "jit_pure",
     "kernel_module",
     "play_chunk",
+    "play_rounds",
 ]
 
 _PACKAGE = __name__.split(".")[0]
@@ -234,8 +235,10 @@ def play_rounds(
     n_decisions: np.ndarray,
     box: np.ndarray,
 ) -> None:
-    """`play_chunk` given the dealer's scratch space `box` (int64[n_cards]): allocates nothing,
-    so it can be compiled without reference counting."""
+    """The loop of `play_chunk`, given the dealer's scratch space `box` (int64[n_cards]).
+
+    It allocates nothing, so it is compiled without reference counting (see `kernel_module`).
+    """
     n_in_play = s.deck.shape[1]
     for g in range(s.deck.shape[0]):
         if deal:
