@@ -8,10 +8,11 @@ interval over deals, mean score, and mean milliseconds per decision, timed separ
 games on this machine (forced takes included). Bots with a compiled fast path play many deals;
 the Python-speed bots fewer, so their intervals are wider (the games column says how many).
 
-``python benchmarks/strength_table.py`` prints Markdown in a few minutes on two cores;
-``--targets`` adds the issue's targets for ``make_bot("best")`` (vs two milkers at 3 players,
-four milkers at 5, two greedy bots at 3) with ``--target-deals`` deals each (slow: the best bot
-thinks in Python-called rollouts for every one of its moves).
+``python benchmarks/strength_table.py`` prints Markdown in about 6 minutes on one core (intervals
+clipped to [0, 1]); ``--targets`` adds the issue's targets for ``make_bot("best")`` (vs two
+milkers at 3 players, four milkers at 5, two greedy bots at 3) with ``--target-deals`` deals each,
+``--only-targets`` prints only those (about 11 minutes at the default 300 deals: the best bot
+searches at every one of its moves).
 """
 
 from __future__ import annotations
