@@ -110,7 +110,7 @@ _MEMORY_SCRIPT = textwrap.dedent(
     """
     import sys, tracemalloc
     import nothanks_lab as nt
-    from nothanks_lab.simulate import simulate_chunks
+    from nothanks_lab.simulation import simulate_chunks
 
     def rss_mib(field):
         with open("/proc/self/status") as f:

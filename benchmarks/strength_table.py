@@ -2,7 +2,7 @@
 
 Each bot of the package sits at a table whose other seats hold a fixed mix of the package's
 compiled bots (milkers and marginal-cost bots, so the table runs fast), seats rotated and deals
-paired (`nothanks_lab.tournament.head_to_head`), so every row faces the same opponents on the
+paired (`nothanks_lab.tournaments.head_to_head`), so every row faces the same opponents on the
 same deals. Columns: win share (shared wins split; a bot as good as its table wins 1/P) with its 95%
 interval over deals, mean score, and mean milliseconds per decision, timed separately on a few
 games on this machine (forced takes included). Bots with a compiled fast path play many deals;
@@ -33,7 +33,7 @@ from nothanks_lab.bots import (
     RandomBot,
     SearchBot,
 )
-from nothanks_lab.tournament import head_to_head
+from nothanks_lab.tournaments import head_to_head
 
 #: Row label -> (factory of a fresh bot, deals at 3/5/7 players scaled by --scale).
 ROWS: dict[str, tuple[Callable[[], Any], int]] = {

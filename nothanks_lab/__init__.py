@@ -9,8 +9,8 @@ from . import analysis, bots, lessons, plots, probability
 from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .rules import Rules, card_points, runs, score
-from .simulate import SimResult, simulate
-from .tournament import (
+from .simulation import SimResult, simulate
+from .tournaments import (
     SweepResult,
     TournamentResult,
     TuneResult,

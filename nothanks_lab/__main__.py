@@ -155,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
-    from .tournament import _parse_value
+    from .tournaments import _parse_value
 
     grid: dict[str, list[Any]] = {}
     for item in items:
@@ -167,7 +167,7 @@ def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
 
 
 def _parse_bounds(items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
-    from .tournament import _parse_value
+    from .tournaments import _parse_value
 
     bounds: dict[str, tuple[Any, Any]] = {}
     for item in items:
@@ -242,7 +242,7 @@ def run(argv: Sequence[str] | None = None) -> str:
     args = _parser().parse_args(argv)
     if args.command == "bots":
         return _bots_listing()
-    from .tournament import head_to_head, sweep, tournament, tune
+    from .tournaments import head_to_head, sweep, tournament, tune
 
     with _dask_client(args.scheduler) as client:
         options: dict[str, Any] = {

@@ -4,7 +4,7 @@ A batch of rounds is a `State`, a small record of arrays with one row per round 
 `Game` is a batch of one). Every transition is a plain function of that record and a round
 index, written in the subset of Python that numba compiles. The readable engine
 (:class:`nothanks_lab.engine.Game`) calls these functions as ordinary Python; the many-game
-simulator (:mod:`nothanks_lab.simulate`) compiles the very same functions with ``numba.njit``.
+simulator (:mod:`nothanks_lab.simulation`) compiles the very same functions with ``numba.njit``.
 There is no second copy of the rules to drift apart, and a differential test still plays the
 same deals through both paths to prove it.
 

@@ -91,7 +91,7 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
 
     `seed` is an int, a `numpy.random.SeedSequence`, a `numpy.random.Generator` (two words are
     drawn from it), or an already made key (uint64[2]). ``None`` is refused: callers that want
-    fresh entropy draw it first (see :func:`nothanks_lab.simulate.simulate`) so that it can be
+    fresh entropy draw it first (see :func:`nothanks_lab.simulation.simulate`) so that it can be
     reported and the run repeated.
     """
     if isinstance(seed, np.ndarray) and seed.dtype == np.uint64 and seed.shape == (2,):

@@ -332,7 +332,7 @@ def plot_take_pass(surface: Any, boundary: Any | None = None) -> go.Figure:
 def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
     """Each bot's win share (or mean score) with its 95% interval as error bars.
 
-    `result` is a :class:`nothanks_lab.tournament.TournamentResult` or its ``to_records()``
+    `result` is a :class:`nothanks_lab.tournaments.TournamentResult` or its ``to_records()``
     (rows with ``bot``, ``win_share``, ``win_share_low``, ``win_share_high``; or
     ``mean_score``, ``score_low``, ``score_high``). Bars keep the table's order (best first).
     """
@@ -373,7 +373,7 @@ def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
 def plot_sweep(result: Any, x: str, y: str | None = None, *, value: str = "win_share") -> go.Figure:
     """A parameter sweep: a heatmap of `value` over two parameters, or a curve over one.
 
-    `result` is a :class:`nothanks_lab.tournament.SweepResult` or any tidy table (rows of
+    `result` is a :class:`nothanks_lab.tournaments.SweepResult` or any tidy table (rows of
     dicts) holding columns `x`, `y` and `value` (with ``<value>_low``/``_high`` or
     ``score_low``/``score_high`` for the curve's band when present).
     """

@@ -1146,7 +1146,7 @@ class BotLab:
     """Pick bots and their parameters, run a tournament with a progress bar, see win shares.
 
     The tournament (rotated seats, paired deals, 95% intervals) is
-    :func:`nothanks_lab.tournament.tournament`; the figure is
+    :func:`nothanks_lab.tournaments.tournament`; the figure is
     :func:`nothanks_lab.plots.plot_win_shares` in a ``FigureWidget`` updated in place.
     """
 
@@ -1207,7 +1207,7 @@ class BotLab:
     def run(self) -> Any:
         """Play the tournament of the chosen bots (every bot at one table, seats rotated)."""
         from .plots import plot_win_shares
-        from .tournament import tournament
+        from .tournaments import tournament
 
         pickers = self.pickers[: self.players.value]
         field = [

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from nothanks_lab.__main__ import main, run
-from nothanks_lab.tournament import head_to_head, tournament
+from nothanks_lab.tournaments import head_to_head, tournament
 
 BOTS = ["marginal:threshold=10", "marginal:threshold=-40", "marginal:threshold=0"]
 

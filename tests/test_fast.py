@@ -1,6 +1,6 @@
 """Tests of the compiled fast path's machinery: `jit_pure`, the kernel modules and their cache.
 
-`test_simulate.py` proves the kernel plays the same rounds as the engine for the package's
+`test_simulation.py` proves the kernel plays the same rounds as the engine for the package's
 bots; here: the compiled pure functions equal their Python selves, a bot class defined outside
 the package gets a fast path just by defining ``FAST_DECIDE`` and ``fast_params``, a changed
 decision function gets a freshly compiled kernel (never a stale cached one), and the kernel

@@ -10,7 +10,7 @@ import pytest
 import nothanks_lab as nt
 from nothanks_lab.bots import MarginalCostBot, RandomBot
 from nothanks_lab.parallel import SerialExecutor, check_picklable, open_executor, run_tasks
-from nothanks_lab.tournament import sweep, tournament
+from nothanks_lab.tournaments import sweep, tournament
 
 
 def square(x: int) -> int:

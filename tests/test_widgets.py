@@ -487,7 +487,7 @@ def test_chip_value_explorer_follows_its_sliders() -> None:
 
 
 def test_bot_lab_runs_a_tournament_with_progress() -> None:
-    from nothanks_lab.tournament import tournament
+    from nothanks_lab.tournaments import tournament
 
     specs = [("marginal", {"threshold": t}) for t in (-5, 5, 15)]
     lab = BotLab(specs, n_games=30, seed=4, chunks=3)

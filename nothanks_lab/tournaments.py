@@ -263,7 +263,7 @@ def _fresh_policies(policies: Sequence[Any], seed: int, start: int) -> list[Any]
 def _play_chunk(chunk: _Chunk) -> _Sums:
     """Play deals ``[start, start + count)`` in every seating of the plan; exact sums."""
     from .deals import deal_decks
-    from .simulate import simulate
+    from .simulation import simulate
 
     plan = chunk.plan
     n_bots = len(plan.policies)

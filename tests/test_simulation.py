@@ -22,7 +22,7 @@ import nothanks_lab as nt
 from nothanks_lab.bots import HeuristicBot, MarginalCostBot, RandomBot
 from nothanks_lab.deals import deal_decks, stream_key
 from nothanks_lab.fast import has_fast_path
-from nothanks_lab.simulate import simulate_chunks
+from nothanks_lab.simulation import simulate_chunks
 
 RULES = nt.Rules()
 
