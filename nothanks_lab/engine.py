@@ -320,6 +320,7 @@ class Game:
             raise ValueError("deck_rest must be distinct cards that the view has not seen")
         taken = [c for hand in view.hands for c in hand]
         # Taken cards go first (their order no longer matters), then the active card.
+        assert view.active_card is not None and view.current_player is not None  # not over
         deck = [*taken, view.active_card, *rest]
         game = cls(view.n_players, rules=rules, deck=deck, first_player=view.current_player)
         s = game._state

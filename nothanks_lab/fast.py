@@ -155,7 +155,8 @@ def _jit_pure(func: types.FunctionType, nrt: bool) -> Any:
     own_file = nrt and _dependency_files(func) == {inspect.getfile(func)}
     options = {} if nrt else {"_nrt": False}
     # Registered before recursing, so recursive references find it.
-    compiled = _jitted[(func, nrt)] = numba.njit(cache=own_file, **options)(clone)
+    jit = numba.njit(cache=own_file, **options)  # type: ignore[call-overload]  # _nrt: internal
+    compiled = _jitted[(func, nrt)] = jit(clone)
     for name in _names(func.__code__):
         obj = glb.get(name)
         if isinstance(obj, types.FunctionType) and _in_package(obj):
@@ -472,7 +473,7 @@ class FastTable:
         """
         n_players = len(self.kinds)
         deal = decks is None
-        if deal:
+        if decks is None:
             decks = np.empty((count, rules.n_in_play), dtype=np.int64)
             key = np.zeros(2, dtype=np.uint64) if key is None else key
         else:

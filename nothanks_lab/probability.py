@@ -657,7 +657,7 @@ def mc_p_all_in_play(
     n, level = _check_n(n), _check_level(level)
     rules, seen_set = _resolve_seen(seen, rules)
     cols = _column(rules, _card_tuple(cards, rules, "cards"))
-    hits = _simulate(lambda x: x[:, cols].all(axis=1), n, seen_set, rules, seed)
+    hits = _simulate(lambda x: np.asarray(x[:, cols].all(axis=1)), n, seen_set, rules, seed)
     return _wilson(hits.sum(), n, level)[0]
 
 

@@ -123,6 +123,8 @@ class Rules:
 
 def _chip_entry(entry: object) -> tuple[int, int]:
     """One ``(number of players, chips each)`` pair of `Rules.chips` as ints, or `ValueError`."""
+    n: object
+    c: object
     try:
         n, c = entry  # type: ignore[misc]
     except (TypeError, ValueError):
@@ -132,7 +134,7 @@ def _chip_entry(entry: object) -> tuple[int, int]:
     for x in (n, c):
         if isinstance(x, bool) or not _is_int(x):
             raise ValueError(f"Rules.chips entries must be whole numbers; got {entry!r}")
-    return int(n), int(c)
+    return int(n), int(c)  # type: ignore[call-overload]
 
 
 def _is_int(x: object) -> bool:

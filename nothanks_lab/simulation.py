@@ -252,7 +252,7 @@ def _plan(
         deck_arr = None
         # Fresh entropy is drawn once and reported in the result, so the run can be repeated.
         seed_out = np.random.SeedSequence().entropy if seed is None else seed
-        key = stream_key(seed_out)
+        key = stream_key(seed_out)  # type: ignore[arg-type]  # fresh entropy is an int
 
     from . import fast as fastpath  # numba loads only once games are played
 

@@ -1172,7 +1172,7 @@ def tune(
         return cache[key]
 
     def objective(x: Any) -> float:
-        r = evaluate(params_of_x(np.atleast_1d(x)))
+        r = evaluate(params_of_x(np.atleast_1d(x).tolist()))
         return -float(r.win_share[0]) if metric == "win_share" else float(r.mean_score[0])
 
     with open_executor(executor, workers) as ex:

@@ -59,7 +59,7 @@ def default_bot_name() -> str:
 
 def _fresh_seed() -> int:
     """A new small seed from OS entropy (never the global generator), easy to retype."""
-    return int(np.random.SeedSequence().entropy % 1_000_000)
+    return int(np.random.SeedSequence().entropy) % 1_000_000  # type: ignore[arg-type]  # an int
 
 
 class _ErrorPanel:
@@ -1084,10 +1084,10 @@ class ChipValueExplorer:
             raise ValueError(
                 f"my hand must be card numbers separated by spaces; got {self.hand.value!r}"
             ) from None
-        cards = self.rules.check_cards(cards, what="my hand")
-        if len(set(cards)) != len(cards):
-            raise ValueError(f"my hand names a card twice: {sorted(cards)}")
-        return tuple(sorted(cards))
+        hand = self.rules.check_cards(cards, what="my hand")
+        if len(set(hand)) != len(hand):
+            raise ValueError(f"my hand names a card twice: {sorted(hand)}")
+        return tuple(sorted(hand))
 
     def _figure(self, card: int, pot: int, hand: tuple[int, ...], threshold: int) -> Any:
         a, r = self._analysis, self.rules

@@ -41,6 +41,7 @@ class RandomBot(RandomizedBot):
     """
 
     PARAMS = (Param("p_take", 0.5, 0.0, 1.0, "chance of taking when passing is allowed"),)
+    p_take: float
 
     def act(self, view: PlayerView) -> Action:
         if not view.can_pass:
@@ -62,6 +63,7 @@ class MarginalCostBot(Bot):
     """
 
     PARAMS = (Param("threshold", 10, -40, 40, "take when card cost minus pot is at most this"),)
+    threshold: float
     #: Decision function shared with the simulator's compiled fast path.
     FAST_DECIDE = staticmethod(marginal_decide)
 
