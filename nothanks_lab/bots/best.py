@@ -4,11 +4,12 @@
 reads each rival's moves back from the views it is shown, keeps Bayesian weights over a few
 known policies per rival (milker, greedy, ``MarginalCostBot(10)``; reset every round), plays its
 rollouts against rivals drawn from those weights, and spends up to 3000 guesses at the
-face-down cards per move, stopping early on clear moves. The mean time per decision is a few
-milliseconds on the project's two-core machines (well under 50 ms at 3, 5 and 7 players); its
-measured strength is in ``benchmarks/strength_table.py`` (``--targets`` for the issue's
-targets). It is a class of its own so that its parameters stay declared (sliders, validation)
-and a later, stronger design can replace it without touching callers.
+face-down cards per move, stopping early on clear moves. At 5 players its own seat plays a
+milker tuned for 5-player tables inside the rollouts (``seat_tuned_5p``). The mean time per
+decision is a few milliseconds on the project's two-core machines (well under 50 ms at 3, 5
+and 7 players); its measured strength is in ``benchmarks/strength_table.py`` (``--targets``
+for the issue's targets). It is a class of its own so that its parameters stay declared
+(sliders, validation) and a later, stronger design can replace it without touching callers.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .search import SearchBot
 
 __all__ = ["BestBot"]
 
-_BEST_DEFAULTS = {"n_rollouts": 3000, "model_opponents": True}
+_BEST_DEFAULTS = {"n_rollouts": 3000, "model_opponents": True, "seat_tuned_5p": True}
 
 
 @register("best")

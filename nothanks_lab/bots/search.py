@@ -30,9 +30,26 @@ from .base import Param, RandomizedBot, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
 from .opponents import MODELS, OpponentModel, model_params
 
-__all__ = ["SearchBot", "rollout_kernel", "rollout_values"]
+__all__ = ["SEAT_5P_PARAMS", "SearchBot", "rollout_kernel", "rollout_values"]
 
 _KERNELS: dict[Any, Callable[..., Any]] = {}
+
+#: A milker tuned to win 5-player rounds against four default milkers (Nelder-Mead on common
+#: random numbers, the way ``benchmarks/tune_heuristic.py`` tunes, with the four rivals fixed):
+#: about 27.6% of rounds against them (fair share 20%). With ``seat_tuned_5p`` the search bot's
+#: own seat plays it inside 5-player rollouts: its future moves are then better guesses of
+#: its own (searched) play, so both moves are valued from stronger continuations.
+SEAT_5P_PARAMS: dict[str, Any] = {
+    "threshold": 5.12,
+    "pot_weight": 2.26,
+    "chip_ref": 2.14,
+    "chip_weight": 0.53,
+    "late_weight": 0.0,
+    "bridge_weight": 0.9,
+    "milk": True,
+    "milk_margin": 17.25,
+    "block_weight": 2.29,
+}
 
 
 def rollout_kernel(decide: Callable[..., Any]) -> Callable[..., Any]:
@@ -184,6 +201,14 @@ class SearchBot(RandomizedBot):
             100.0,
             "overrule the milker only when ahead by this many std errors (0 = always search)",
         ),
+        Param(
+            "seat_tuned_5p",
+            False,
+            False,
+            True,
+            "at 5 players, own seat's rollouts play a milker tuned for 5p (SEAT_5P_PARAMS)",
+            bool,
+        ),
     )
 
     def __init__(self, *, rollout_params: dict[str, Any] | None = None, **params: Any) -> None:
@@ -207,10 +232,13 @@ class SearchBot(RandomizedBot):
 
         Without `weights` every seat plays the milker; with ``weights`` (``float64[P, M]``
         over `MODELS`) each rival's policy is drawn from its row, and the bot's own seat
-        plays the milker with this bot's rollout parameters.
+        plays the milker with this bot's rollout parameters (`SEAT_5P_PARAMS` at 5 players
+        when ``seat_tuned_5p`` is on).
         """
         row = pack_params(self.rollout_params, view.rules)
         out = np.tile(row, (view.n_players, 1))
+        if self.seat_tuned_5p and view.n_players == 5:
+            out[view.seat] = pack_params(SEAT_5P_PARAMS, view.rules)
         if weights is not None:
             models = model_params(view.rules)
             for o in range(view.n_players):
