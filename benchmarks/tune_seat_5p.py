@@ -7,8 +7,9 @@ from the defaults (3000 deals, 150 evaluations), then again from that result on 
 deals, 250 evaluations), ``milk`` on, values rounded to 2 decimals after each stage. The four
 rivals stay fixed, unlike the tuning of the defaults, because this milker's one job is to stand
 in for the search bot's own later moves at a table of milkers. Run:
-``python benchmarks/tune_seat_5p.py`` (about a minute on one core); it prints the tuned values (equal to
-``SEAT_5P_PARAMS``) and the win shares, with 95% intervals, on fresh deals: 27.4% ± 0.8%.
+``python benchmarks/tune_seat_5p.py`` (about a minute on one core); it prints the tuned values
+(equal to ``SEAT_5P_PARAMS``) and the win shares, with 95% intervals, on fresh deals: 27.4% ±
+0.8%.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ __all__ = ["SEAT_5P_PARAMS", "SearchBot", "rollout_kernel", "rollout_values"]
 _KERNELS: dict[Any, Callable[..., Any]] = {}
 
 #: A milker tuned to win 5-player rounds against four default milkers (Nelder-Mead on common
-#: random numbers, the way ``benchmarks/tune_heuristic.py`` tunes, with the four rivals fixed):
-#: about 27.6% of rounds against them (fair share 20%). With ``seat_tuned_5p`` the search bot's
+#: random numbers, reproduced by ``benchmarks/tune_seat_5p.py``): 27.4% ± 0.8% of rounds
+#: against them on fresh deals (fair share 20%). With ``seat_tuned_5p`` the search bot's
 #: own seat plays it inside 5-player rollouts: its future moves are then better guesses of
 #: its own (searched) play, so both moves are valued from stronger continuations.
 SEAT_5P_PARAMS: dict[str, Any] = {
