@@ -9,11 +9,12 @@ guesses (common random numbers), so their difference is measured with little noi
 rollouts run in one numba-compiled loop built from the shared transition functions of
 :mod:`nothanks_lab.core` and the milker's decision function: no rule is typed twice. The guesses
 come from the bot's own seeded generator, and the budget is a number of rollouts (not a clock),
-so a seeded bot is reproducible. Two switches: ``model_opponents`` plays each rival in the
+so a seeded bot is reproducible. Three switches: ``model_opponents`` plays each rival in the
 rollouts as a policy drawn from its weights in an `OpponentModel` (learnt from the rivals' moves
 read back from this bot's own views, reset every round) instead of assuming milkers everywhere;
 ``trust_z`` plays the milker's own move unless the search finds the other move better by more
-than that many standard errors of the paired difference.
+than that many standard errors of the paired difference; and ``seat_tuned_5p`` has the bot's
+own seat play a milker tuned for 5-player tables (`SEAT_5P_PARAMS`) in 5-player rollouts.
 """
 
 from __future__ import annotations
