@@ -20,7 +20,7 @@ own seat play a milker tuned for 5-player tables (`SEAT_5P_PARAMS`) in 5-player 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -177,7 +177,7 @@ class SearchBot(RandomizedBot):
     (50, True, True)
     """
 
-    PARAMS = (
+    PARAMS: ClassVar[tuple[Param, ...]] = (
         Param("n_rollouts", 400, 1, 100_000, "most guesses at the face-down cards per move", int),
         Param(
             "batch", 100, 1, 100_000, "guesses per batch; stop early once one move is clear", int
@@ -211,6 +211,16 @@ class SearchBot(RandomizedBot):
             bool,
         ),
     )
+    n_rollouts: int
+    batch: int
+    stop_z: float
+    margin_weight: float
+    pass_bias: float
+    model_opponents: bool
+    prior_milker: float
+    model_eps: float
+    trust_z: float
+    seat_tuned_5p: bool
 
     def __init__(self, *, rollout_params: dict[str, Any] | None = None, **params: Any) -> None:
         super().__init__(**params)
