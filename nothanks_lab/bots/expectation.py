@@ -42,6 +42,11 @@ class ExpectationBot(Bot):
         Param("bridge_value", 0.5, 0.0, 1.0, "share of a bridgeable card's cost forgiven"),
         Param("margin", 0.0, -20.0, 20.0, "take when take minus pass value is at least -margin"),
     )
+    chip_value: float
+    scarcity: float
+    neighbour_value: float
+    bridge_value: float
+    margin: float
 
     def chip_worth(self, view: PlayerView) -> float:
         """Points one chip is worth to this seat now."""

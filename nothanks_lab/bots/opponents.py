@@ -213,7 +213,7 @@ class OpponentModel:
                 for p in self._model_params(rules)
             ]
         )
-        return np.where(match, np.log1p(-self.eps), np.log(self.eps))
+        return np.asarray(np.where(match, np.log1p(-self.eps), np.log(self.eps)), dtype=np.float64)
 
     def weights(self, view: PlayerView) -> np.ndarray:
         """``float64[P, K]``: each seat's posterior over `MODELS` after the moves seen so far.
