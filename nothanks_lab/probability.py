@@ -23,7 +23,6 @@ from math import comb, sqrt
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from .rules import Rules, _is_int
 from .view import PlayerView
@@ -532,6 +531,8 @@ class Estimate(NamedTuple):
 
 def _wilson(successes: np.ndarray, n: int, level: float) -> list[Estimate]:
     """Wilson score intervals for proportions `successes / n` (one per entry)."""
+    from scipy import stats  # imported on first use: it costs most of the package's import time
+
     z = float(stats.norm.ppf(0.5 + level / 2))
     k = np.asarray(successes, dtype=float)
     p = k / n
@@ -551,6 +552,8 @@ def _t_mean(x: np.ndarray, level: float) -> Estimate:
     n = len(x)
     mean = float(np.mean(x))
     se = float(np.std(x, ddof=1)) / sqrt(n)
+    from scipy import stats
+
     half = float(stats.t.ppf(0.5 + level / 2, df=n - 1)) * se
     return Estimate(mean, mean - half, mean + half, n)
 
