@@ -74,7 +74,7 @@ def win_shares(
     out = np.zeros(len(decks))
     for first in range(n):
         s = core.new_state(decks, n, chips, first)
-        out += kernel(s, params, np.full(len(decks), -1), 0, 0.0)
+        out += kernel(s, params, np.full(len(decks), -1), 0, 0.0, params[0])
     return out / n
 
 

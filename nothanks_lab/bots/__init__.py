@@ -17,6 +17,7 @@ from .base import (
 from .best import BestBot
 from .expectation import ExpectationBot
 from .heuristic import HeuristicBot
+from .linear import LinearBot
 from .search import SearchBot
 from .simple import MarginalCostBot, RandomBot
 
@@ -25,6 +26,7 @@ __all__ = [
     "Bot",
     "ExpectationBot",
     "HeuristicBot",
+    "LinearBot",
     "MarginalCostBot",
     "Param",
     "Policy",

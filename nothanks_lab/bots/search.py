@@ -9,12 +9,15 @@ guesses (common random numbers), so their difference is measured with little noi
 rollouts run in one numba-compiled loop built from the shared transition functions of
 :mod:`nothanks_lab.core` and the milker's decision function: no rule is typed twice. The guesses
 come from the bot's own seeded generator, and the budget is a number of rollouts (not a clock),
-so a seeded bot is reproducible. Three switches: ``model_opponents`` plays each rival in the
+so a seeded bot is reproducible. Four switches: ``model_opponents`` plays each rival in the
 rollouts as a policy drawn from its weights in an `OpponentModel` (learnt from the rivals' moves
 read back from this bot's own views, reset every round) instead of assuming milkers everywhere;
-``trust_z`` plays the milker's own move unless the search finds the other move better by more
-than that many standard errors of the paired difference; and ``seat_tuned_5p`` has the bot's
-own seat play a milker tuned for 5-player tables (`SEAT_5P_PARAMS`) in 5-player rollouts.
+``own_linear`` has the bot's own seat play `LinearBot` in the rollouts (a policy fitted to
+imitate this search, so the rollouts guess the bot's own later moves better than a milker);
+``trust_z`` plays a fallback policy's move (the milker's, or `LinearBot`'s with ``own_linear``)
+unless the search finds the other move better by more than that many standard errors of the
+paired difference; and ``seat_tuned_5p`` has the bot's own seat play a milker tuned for
+5-player tables (`SEAT_5P_PARAMS`) in 5-player rollouts.
 """
 
 from __future__ import annotations
@@ -29,11 +32,12 @@ from ..engine import Action
 from ..view import PlayerView
 from .base import Param, RandomizedBot, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
+from .linear import WEIGHTS_5P, linear_decide, pack_linear
 from .opponents import MODELS, OpponentModel, model_params
 
 __all__ = ["SEAT_5P_PARAMS", "SearchBot", "rollout_kernel", "rollout_values"]
 
-_KERNELS: dict[Any, Callable[..., Any]] = {}
+_KERNELS: dict[tuple[Any, Any], Callable[..., Any]] = {}
 
 #: A milker tuned to win 5-player rounds against four default milkers (Nelder-Mead on common
 #: random numbers, reproduced by ``benchmarks/tune_seat_5p.py``): 27.4% ± 0.8% of rounds
@@ -53,16 +57,21 @@ SEAT_5P_PARAMS: dict[str, Any] = {
 }
 
 
-def rollout_kernel(decide: Callable[..., Any]) -> Callable[..., Any]:
-    """A compiled loop that plays rounds of a `State` to the end with `decide` at every seat.
+def rollout_kernel(
+    decide: Callable[..., Any], own_decide: Callable[..., Any] | None = None
+) -> Callable[..., Any]:
+    """A compiled loop that plays rounds of a `State` to the end, every seat deciding.
 
-    ``kernel(s, params, first, seat, margin_weight) -> float64[B]``: round ``g`` first takes
-    (``first[g] == 1``), passes (``0``) or neither (``-1``), then every seat ``p`` decides with
-    ``params[p]``; the result is `seat`'s win share (ties split) plus ``margin_weight`` times
-    its score margin over the best rival.
+    ``kernel(s, params, first, seat, margin_weight, own_params) -> float64[B]``: round ``g``
+    first takes (``first[g] == 1``), passes (``0``) or neither (``-1``); then `seat` decides
+    with ``own_decide(own_params, ...)`` (`decide` unless given) and every other seat ``p``
+    with ``decide(params[p], ...)``. The result is `seat`'s win share (ties split) plus
+    ``margin_weight`` times its score margin over the best rival.
     """
-    if decide in _KERNELS:
-        return _KERNELS[decide]
+    own_decide = decide if own_decide is None else own_decide
+    key = (decide, own_decide)
+    if key in _KERNELS:
+        return _KERNELS[key]
     import numba
 
     from ..fast import jit_pure  # numba loads only when a search starts
@@ -70,6 +79,7 @@ def rollout_kernel(decide: Callable[..., Any]) -> Callable[..., Any]:
     step = jit_pure(core.step)
     points = jit_pure(core.card_points_mask)
     fast_decide = jit_pure(decide)
+    fast_own = jit_pure(own_decide)
 
     @numba.njit
     def kernel(
@@ -78,6 +88,7 @@ def rollout_kernel(decide: Callable[..., Any]) -> Callable[..., Any]:
         first: np.ndarray,
         seat: int,
         margin_weight: float,
+        own_params: np.ndarray,
     ) -> np.ndarray:
         b, n_cards = s.deck.shape
         n = s.chips.shape[1]
@@ -88,18 +99,14 @@ def rollout_kernel(decide: Callable[..., Any]) -> Callable[..., Any]:
                 step(s, g, first[g] == 1)
             while s.turned[g] < n_cards:
                 p = s.player[g]
+                card = s.deck[g, s.turned[g]]
+                left = n_cards - s.turned[g] - 1
                 if s.chips[g, p] == 0:
                     take = True
+                elif p == seat:
+                    take = fast_own(own_params, card, s.pot[g], p, s.hands[g], s.chips[g], left)
                 else:
-                    take = fast_decide(
-                        params[p],
-                        s.deck[g, s.turned[g]],
-                        s.pot[g],
-                        p,
-                        s.hands[g],
-                        s.chips[g],
-                        n_cards - s.turned[g] - 1,
-                    )
+                    take = fast_decide(params[p], card, s.pot[g], p, s.hands[g], s.chips[g], left)
                 step(s, g, take)
             for p in range(n):
                 scores[p] = points(s.hands[g, p]) - s.chips[g, p]
@@ -121,7 +128,7 @@ def rollout_kernel(decide: Callable[..., Any]) -> Callable[..., Any]:
             out[g] = win + margin_weight * (best_rival - mine)
         return out
 
-    _KERNELS[decide] = kernel
+    _KERNELS[key] = kernel
     return kernel
 
 
@@ -132,11 +139,13 @@ def rollout_values(
     params: np.ndarray,
     margin_weight: float = 0.0,
     decide: Callable[..., Any] = heuristic_decide,
+    own: tuple[Callable[..., Any], np.ndarray] | None = None,
 ) -> np.ndarray:
     """Rollout values ``float64[2, n_rollouts]`` of taking (row 0) and passing (row 1) in `view`.
 
     Each column is one guess at the face-down cards, shared by both moves; `params` is
-    ``float64[P, K]``, the rollout policy's parameters per seat.
+    ``float64[P, K]``, the rollout policy's parameters per seat. `own`, a decision function
+    and its parameters, replaces the rollout policy at the bot's own seat.
     """
     if not view.is_my_turn:
         raise ValueError(f"seat {view.seat} is not to act in this view; nothing to search")
@@ -162,7 +171,9 @@ def rollout_values(
     first = np.zeros(b, dtype=np.int64)
     first[:n_rollouts] = 1
     params = np.ascontiguousarray(np.broadcast_to(params, (n, params.shape[-1])), dtype=np.float64)
-    values = rollout_kernel(decide)(state, params, first, view.seat, float(margin_weight))
+    own_decide, own_params = (decide, params[view.seat]) if own is None else own
+    kernel = rollout_kernel(decide, own_decide)
+    values = kernel(state, params, first, view.seat, float(margin_weight), own_params)
     return values.reshape(2, n_rollouts)
 
 
@@ -210,6 +221,14 @@ class SearchBot(RandomizedBot):
             "at 5 players, own seat's rollouts play a milker tuned for 5p (SEAT_5P_PARAMS)",
             bool,
         ),
+        Param(
+            "own_linear",
+            False,
+            False,
+            True,
+            "own seat plays LinearBot in rollouts, and its move is the trust_z fallback",
+            bool,
+        ),
     )
     n_rollouts: int
     batch: int
@@ -221,6 +240,7 @@ class SearchBot(RandomizedBot):
     model_eps: float
     trust_z: float
     seat_tuned_5p: bool
+    own_linear: bool
 
     def __init__(self, *, rollout_params: dict[str, Any] | None = None, **params: Any) -> None:
         super().__init__(**params)
@@ -257,6 +277,9 @@ class SearchBot(RandomizedBot):
                     out[o] = models[self.rng.choice(len(models), p=weights[o])]
         return out
 
+    def _linear_params(self, view: PlayerView) -> np.ndarray:
+        return pack_linear(WEIGHTS_5P, view.rules)
+
     def values(self, view: PlayerView) -> tuple[float, float, int, float]:
         """Mean rollout values of taking and of passing, the guesses used, and the std error.
 
@@ -265,13 +288,14 @@ class SearchBot(RandomizedBot):
         get the whole `n_rollouts`. The last number is the standard error of that difference.
         """
         weights = self.opponents.weights(view) if self.model_opponents else None
+        own = (linear_decide, self._linear_params(view)) if self.own_linear else None
         parts: list[np.ndarray] = []
         used = 0
         se = float("inf")
         while used < self.n_rollouts:
             k = min(self.batch, self.n_rollouts - used)
             params = self.rollout_matrix(view, weights)
-            parts.append(rollout_values(view, k, self.rng, params, self.margin_weight))
+            parts.append(rollout_values(view, k, self.rng, params, self.margin_weight, own=own))
             used += k
             v = np.concatenate(parts, axis=1)
             diff = v[0] - v[1] - self.pass_bias
@@ -302,9 +326,13 @@ class SearchBot(RandomizedBot):
             pack_params(self.rollout_params, view.rules), *decision_args(view)
         )
         milker = Action.TAKE if take_milker else Action.PASS
-        # Not clearly better than the milker's own move: play that (never worse on average).
+        fallback = milker
+        if self.own_linear:
+            take_linear = linear_decide(self._linear_params(view), *decision_args(view))
+            fallback = Action.TAKE if take_linear else Action.PASS
+        # Not clearly better than the fallback policy's own move: play that.
         close = self.trust_z > 0 and abs(take - pass_) <= self.trust_z * se
-        action = milker if close else searched
+        action = fallback if close else searched
         return {
             "action": action,
             **out,
@@ -313,6 +341,7 @@ class SearchBot(RandomizedBot):
             "std_error": se,
             "rollouts": used,
             "milker_action": milker,
+            "fallback_action": fallback,
             "forced": False,
         }
 
