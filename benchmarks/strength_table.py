@@ -29,6 +29,7 @@ from nothanks_lab.bots import (
     BestBot,
     ExpectationBot,
     HeuristicBot,
+    LinearBot,
     MarginalCostBot,
     RandomBot,
     SearchBot,
@@ -42,6 +43,7 @@ ROWS: dict[str, tuple[Callable[[], Any], int]] = {
     "MarginalCostBot(0) (greedy)": (lambda: MarginalCostBot(0), 2000),
     "ExpectationBot": (lambda: ExpectationBot(), 150),
     "HeuristicBot (milker)": (lambda: HeuristicBot(), 2000),
+    "LinearBot": (lambda: LinearBot(), 2000),
     "SearchBot": (lambda: SearchBot(seed=1), 100),
     'make_bot("best")': (lambda: BestBot(seed=1), 100),
 }
