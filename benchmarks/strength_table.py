@@ -45,7 +45,7 @@ ROWS: dict[str, tuple[Callable[[], Any], int]] = {
     "HeuristicBot (milker)": (lambda: HeuristicBot(), 2000),
     "LinearBot": (lambda: LinearBot(), 2000),
     "SearchBot": (lambda: SearchBot(seed=1), 100),
-    'make_bot("best")': (lambda: BestBot(seed=1), 100),
+    'make_bot("best")': (lambda: BestBot(seed=1), 300),
 }
 
 
