@@ -23,7 +23,13 @@ from ..rules import Rules
 from ..view import PlayerView
 from .base import Bot, Param, decision_args, register
 
-__all__ = ["HEURISTIC_PARAMS", "HeuristicBot", "heuristic_decide", "heuristic_terms"]
+__all__ = [
+    "HEURISTIC_PARAMS",
+    "HeuristicBot",
+    "bridge_chance",
+    "heuristic_decide",
+    "heuristic_terms",
+]
 
 #: Declared parameters, in the order `heuristic_decide` reads them from its ``params`` array.
 HEURISTIC_PARAMS: tuple[Param, ...] = (
@@ -43,6 +49,33 @@ HEURISTIC_PARAMS: tuple[Param, ...] = (
 # Positions of the rule constants appended after the declared parameters in ``fast_params``.
 _N_DECLARED = len(HEURISTIC_PARAMS)
 _LOW, _HIGH, _REMOVED = _N_DECLARED, _N_DECLARED + 1, _N_DECLARED + 2
+
+
+def bridge_chance(
+    card: int,
+    seat: int,
+    hands: np.ndarray,
+    cards_left: int,
+    low: int,
+    high: int,
+    n_removed: float,
+) -> float:
+    """Chance that `card` may later join two of `seat`'s runs (pure, numba-compilable).
+
+    For a card two away from one of the seat's cards with the card between unseen: the chance
+    that a given unseen card is still to come, ``cards_left / (cards_left + n_removed)``;
+    otherwise 0.
+    """
+    mine = hands[seat]
+    seen = np.int64(1) << card
+    for o in range(hands.shape[0]):
+        seen |= hands[o]
+    for d in (-2, 2):
+        nb = card + d
+        mid = card + d // 2
+        if low <= nb <= high and (mine >> nb) & 1 and not (seen >> mid) & 1:
+            return cards_left / (cards_left + n_removed) if cards_left + n_removed > 0 else 0.0
+    return 0.0
 
 
 def heuristic_terms(
@@ -70,20 +103,11 @@ def heuristic_terms(
     in_play = high - low + 1 - params[_REMOVED]
     cost = marginal_points(mine, card)
 
-    seen = np.int64(1) << card
-    for o in range(n):
-        seen |= hands[o]
-    # A given unseen card is still to come with chance cards_left / (cards_left + n_removed).
-    p_future = cards_left / (cards_left + n_removed) if cards_left + n_removed > 0 else 0.0
-
     # Run bridging: a card two away from one of ours, the card between still unseen.
     bridge = 0.0
     if cost > 0:
-        for d in (-2, 2):
-            nb = card + d
-            mid = card + d // 2
-            if low <= nb <= high and (mine >> nb) & 1 and not (seen >> mid) & 1:
-                bridge = params[5] * p_future * cost
+        chance = bridge_chance(card, seat, hands, cards_left, low, high, n_removed)
+        bridge = params[5] * chance * cost
 
     net = cost - params[1] * pot - bridge
     late = 1.0 - cards_left / max(1.0, in_play - 1.0)

@@ -31,7 +31,7 @@ from ..engine import Action
 from ..rules import Rules
 from ..view import PlayerView
 from .base import Bot, Param, decision_args, register
-from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
+from .heuristic import HEURISTIC_PARAMS, bridge_chance, heuristic_decide, pack_params
 
 __all__ = ["FEATURES", "LINEAR_PARAMS", "LinearBot", "linear_decide", "linear_features"]
 
@@ -97,17 +97,9 @@ def linear_features(
     n_removed = params[_REMOVED]
     in_play = high - low + 1 - n_removed
     cost = marginal_points(mine, card)
-    seen = np.int64(1) << card
-    for o in range(n):
-        seen |= hands[o]
-    p_future = cards_left / (cards_left + n_removed) if cards_left + n_removed > 0 else 0.0
     bridge = 0.0
     if cost > 0:
-        for d in (-2, 2):
-            nb = card + d
-            mid = card + d // 2
-            if low <= nb <= high and (mine >> nb) & 1 and not (seen >> mid) & 1:
-                bridge = p_future * cost
+        bridge = bridge_chance(card, seat, hands, cards_left, low, high, n_removed) * cost
     my_chips = chips[seat]
     late = 1.0 - cards_left / max(1.0, in_play - 1.0)
     n_fit = 0
