@@ -8,11 +8,13 @@ interval over deals, mean score, and mean milliseconds per decision, timed separ
 games on this machine (forced takes included). Bots with a compiled fast path play many deals;
 the Python-speed bots fewer, so their intervals are wider (the games column says how many).
 
-``python benchmarks/strength_table.py`` prints Markdown in about 6 minutes on one core (intervals
-clipped to [0, 1]); ``--targets`` adds the issue's targets for ``make_bot("best")`` (vs two
-milkers at 3 players, four milkers at 5, two greedy bots at 3) with ``--target-deals`` deals each,
-``--only-targets`` prints only those (about 11 minutes at the default 300 deals: the best bot
-searches at every one of its moves).
+``python benchmarks/strength_table.py`` prints Markdown in about 18 minutes on one core (intervals
+clipped to [0, 1]; the best bot's rows take most of it). ``--targets`` adds the issue's targets
+for ``make_bot("best")`` (vs two milkers at 3 players, four milkers at 5, two greedy bots at 3)
+with ``--target-deals`` deals each; ``--only-targets`` prints only those (about 20 minutes at the
+default 300 deals: the best bot searches at every one of its moves). ``--only-paired`` prints
+the paired difference between the best bot and `LinearBot` (the strongest other bot at 5
+players), each against the field on the same deals, at each of ``--players``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from nothanks_lab.bots import (
     RandomBot,
     SearchBot,
 )
-from nothanks_lab.tournaments import head_to_head
+from nothanks_lab.tournaments import head_to_head, tournament
 
 #: Row label -> (factory of a fresh bot, deals at 3/5/7 players scaled by --scale).
 ROWS: dict[str, tuple[Callable[[], Any], int]] = {
@@ -131,6 +133,22 @@ def targets(deals: int, seed: int) -> None:
         )
 
 
+def paired(n_players: int, deals: int, seed: int) -> str:
+    """One Markdown row: best minus LinearBot, each against the field on the same deals.
+
+    Both lineups (best + the field, LinearBot + the field) play the same deals in every
+    rotation, so the difference of their per-deal win shares is paired, exactly as two rows of
+    the table would be, and its interval is much tighter than the two rows' intervals suggest.
+    """
+    bots = [BestBot(seed=seed), LinearBot(), *field(n_players)]
+    others = tuple(range(2, n_players + 1))
+    r = tournament(
+        bots, n_players, deals, seed=seed, lineups=[(0, *others), (1, *others)], progress=False
+    )
+    c = r.compare(0, 1)
+    return f"| {n_players} | {c.diff:+.1%} [{c.low:+.1%}, {c.high:+.1%}] | {deals:,} |"
+
+
 def main() -> None:
     """Print the strength table (and, if asked, the best bot's targets) as Markdown."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -140,9 +158,21 @@ def main() -> None:
     ap.add_argument("--targets", action="store_true", help="also measure the best bot's targets")
     ap.add_argument("--only-targets", action="store_true", help="measure the targets only")
     ap.add_argument("--target-deals", type=int, default=300, help="deals per target")
+    ap.add_argument(
+        "--only-paired",
+        action="store_true",
+        help="only best minus LinearBot against the field, paired, at each --players",
+    )
     args = ap.parse_args()
 
     t0 = time.perf_counter()
+    if args.only_paired:
+        print("| players | best - LinearBot, win share [95% CI] | deals |")
+        print("|---|---|---|")
+        for n in args.players:
+            print(paired(n, round(ROWS['make_bot("best")'][1] * args.scale), args.seed), flush=True)
+        print(f"\n(took {time.perf_counter() - t0:.0f} s)")
+        return
     if args.only_targets:
         targets(args.target_deals, args.seed)
         print(f"\n(took {time.perf_counter() - t0:.0f} s)")
