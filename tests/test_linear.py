@@ -144,3 +144,18 @@ def test_search_with_own_linear_falls_back_to_the_linear_move() -> None:
 def test_best_searches_over_the_linear_policy() -> None:
     best = nt.bots.make_bot("best")
     assert best.own_linear and best.trust_z > 0 and best.model_opponents
+
+
+def test_search_takes_its_own_linear_weights() -> None:
+    bot = SearchBot(seed=1, n_rollouts=50, own_linear=True, trust_z=100.0, linear_params={})
+    np.testing.assert_array_equal(bot.linear.weights, np.array(WEIGHTS_5P))
+    timid = {f"w_{n}": 0.0 for n, _ in FEATURES} | {"w_bias": -1.0}  # never takes
+    bot = SearchBot(seed=1, n_rollouts=50, own_linear=True, trust_z=100.0, linear_params=timid)
+    assert bot.linear.weights[0] == -1.0 and not bot.linear.weights[1:].any()
+    for _, view in decisions(5, seed=8, rounds=1):
+        why = bot.explain(view)
+        assert why["fallback_action"] is Action.PASS is LinearBot(**timid).act(view)
+    with pytest.raises(ValueError, match="w_cost"):
+        SearchBot(linear_params={"w_cost": 1e6})
+    with pytest.raises(ValueError, match="no parameter"):
+        SearchBot(linear_params={"nope": 1.0})

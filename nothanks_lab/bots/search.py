@@ -32,7 +32,7 @@ from ..engine import Action
 from ..view import PlayerView
 from .base import Param, RandomizedBot, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
-from .linear import WEIGHTS_5P, linear_decide, pack_linear
+from .linear import LinearBot, linear_decide
 from .opponents import MODELS, OpponentModel, model_params
 
 __all__ = ["SEAT_5P_PARAMS", "SearchBot", "rollout_kernel", "rollout_values"]
@@ -242,8 +242,16 @@ class SearchBot(RandomizedBot):
     seat_tuned_5p: bool
     own_linear: bool
 
-    def __init__(self, *, rollout_params: dict[str, Any] | None = None, **params: Any) -> None:
+    def __init__(
+        self,
+        *,
+        rollout_params: dict[str, Any] | None = None,
+        linear_params: dict[str, Any] | None = None,
+        **params: Any,
+    ) -> None:
         super().__init__(**params)
+        # The own seat's policy under ``own_linear`` (its weights validated like LinearBot's).
+        self.linear = LinearBot(**(linear_params or {}))
         defaults = {p.name: p.default for p in HEURISTIC_PARAMS}
         unknown = sorted(set(rollout_params or {}) - set(defaults))
         if unknown:
@@ -278,7 +286,7 @@ class SearchBot(RandomizedBot):
         return out
 
     def _linear_params(self, view: PlayerView) -> np.ndarray:
-        return pack_linear(WEIGHTS_5P, view.rules)
+        return self.linear.fast_params(view.rules)
 
     def values(self, view: PlayerView) -> tuple[float, float, int, float]:
         """Mean rollout values of taking and of passing, the guesses used, and the std error.
