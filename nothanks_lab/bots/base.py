@@ -16,10 +16,12 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from ..engine import Action
+from ..rules import Rules
 from ..view import PlayerView
 
 __all__ = [
     "Bot",
+    "FastBot",
     "Param",
     "Policy",
     "available_bots",
@@ -119,6 +121,26 @@ class Bot:
 
     def __repr__(self) -> str:
         return self.name
+
+
+class FastBot(Bot):
+    """A bot whose decision is one pure function, ``FAST_DECIDE``, shared with the simulator.
+
+    Subclasses set ``FAST_DECIDE`` (numba-compilable, ``(params, *decision_args) -> bool``,
+    True = take) and ``fast_params(rules)``; `act` runs that function on the view's public
+    facts, exactly what the simulator's compiled kernel runs, so the two cannot drift apart.
+    """
+
+    FAST_DECIDE: ClassVar[Callable[..., bool]]
+
+    def fast_params(self, rules: Rules | None = None) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def act(self, view: PlayerView) -> Action:
+        if not view.can_pass:
+            return Action.TAKE
+        take = type(self).FAST_DECIDE(self.fast_params(view.rules), *decision_args(view))
+        return Action.TAKE if take else Action.PASS
 
 
 class RandomizedBot(Bot):

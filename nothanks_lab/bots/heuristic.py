@@ -21,7 +21,7 @@ from ..core import card_points_mask, marginal_points
 from ..engine import Action
 from ..rules import Rules
 from ..view import PlayerView
-from .base import Bot, Param, decision_args, register
+from .base import FastBot, Param, decision_args, register
 
 __all__ = [
     "HEURISTIC_PARAMS",
@@ -175,7 +175,7 @@ def pack_params(values: dict[str, Any], rules: Rules | None = None) -> np.ndarra
 
 
 @register("heuristic")
-class HeuristicBot(Bot):
+class HeuristicBot(FastBot):
     """The milker: chip- and endgame-aware thresholds, run bridging, milking, blocking.
 
     Every idea is a parameter that can be switched off (a weight of 0, ``milk=False``);
@@ -197,12 +197,6 @@ class HeuristicBot(Bot):
     def fast_params(self, rules: Rules | None = None) -> np.ndarray:
         """Parameters of `heuristic_decide` (the standard game's constants unless given)."""
         return pack_params(self._params, rules)
-
-    def act(self, view: PlayerView) -> Action:
-        if not view.can_pass:
-            return Action.TAKE
-        take = heuristic_decide(self.fast_params(view.rules), *decision_args(view))
-        return Action.TAKE if take else Action.PASS
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
         cost, bridge, net, threshold, block, milk, take = heuristic_terms(

@@ -30,7 +30,7 @@ from ..core import card_points_mask, marginal_points
 from ..engine import Action
 from ..rules import Rules
 from ..view import PlayerView
-from .base import Bot, Param, decision_args, register
+from .base import FastBot, Param, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, bridge_chance, heuristic_decide, pack_params
 
 __all__ = ["FEATURES", "LINEAR_PARAMS", "LinearBot", "linear_decide", "linear_features"]
@@ -189,7 +189,7 @@ def pack_linear(weights: Any, rules: Rules | None = None) -> np.ndarray:
 
 
 @register("linear")
-class LinearBot(Bot):
+class LinearBot(FastBot):
     """A weighted sum of public features: take when it is positive (weights fitted offline).
 
     >>> from nothanks_lab import Game
@@ -212,12 +212,6 @@ class LinearBot(Bot):
     def fast_params(self, rules: Rules | None = None) -> np.ndarray:
         """Parameters of `linear_decide` (the standard game's constants unless given)."""
         return pack_linear(self.weights, rules)
-
-    def act(self, view: PlayerView) -> Action:
-        if not view.can_pass:
-            return Action.TAKE
-        take = linear_decide(self.fast_params(view.rules), *decision_args(view))
-        return Action.TAKE if take else Action.PASS
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
         params = self.fast_params(view.rules)

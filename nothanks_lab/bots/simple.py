@@ -8,8 +8,9 @@ import numpy as np
 
 from ..core import marginal_points
 from ..engine import Action
+from ..rules import Rules
 from ..view import PlayerView
-from .base import Bot, Param, RandomizedBot, decision_args, register
+from .base import FastBot, Param, RandomizedBot, register
 
 __all__ = ["MarginalCostBot", "RandomBot"]
 
@@ -25,8 +26,8 @@ def marginal_decide(
 ) -> bool:
     """The marginal-cost rule on public facts (numba-compilable; ``params = [threshold]``).
 
-    Called as plain Python by `MarginalCostBot.act` and compiled by the simulator: one
-    definition of the decision. The forced take at zero chips is the caller's.
+    Called as plain Python by `MarginalCostBot.act` (`FastBot.act`) and compiled by the
+    simulator: one definition of the decision. The forced take at zero chips is the caller's.
     """
     return marginal_points(hands[seat], card) - pot <= params[0]
 
@@ -50,7 +51,7 @@ class RandomBot(RandomizedBot):
 
 
 @register("marginal")
-class MarginalCostBot(Bot):
+class MarginalCostBot(FastBot):
     """Takes when the card's cost, net of the pot, is at most `threshold`.
 
     The cost of a card is how much it raises the hand's card points; with no chips it must
@@ -70,15 +71,9 @@ class MarginalCostBot(Bot):
     def __init__(self, threshold: float = 10, **params: Any) -> None:
         super().__init__(threshold=threshold, **params)
 
-    def fast_params(self) -> np.ndarray:
-        """Parameters of `marginal_decide`, for the simulator's compiled fast path."""
+    def fast_params(self, rules: Rules | None = None) -> np.ndarray:
+        """Parameters of `marginal_decide` (the same for every rule set)."""
         return np.array([self.threshold], dtype=np.float64)
-
-    def act(self, view: PlayerView) -> Action:
-        if not view.can_pass:
-            return Action.TAKE
-        take = marginal_decide(self.fast_params(), *decision_args(view))
-        return Action.TAKE if take else Action.PASS
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
         cost = marginal_points(view.hand_masks[view.seat], view.active_card)  # type: ignore[arg-type]
