@@ -12,8 +12,9 @@ three own-seat policies the package has, from weak to strong:
 - `LinearBot` (the fitted linear policy, the best bot's own-seat policy),
 
 each alone and searched over (`make_bot("best")` with ``own_linear`` / ``seat_tuned_5p``
-chosen to match). It prints Markdown: the policy's win share, the searched bot's win share,
-and the paired difference between consecutive searched bots. Run:
+chosen to match, and its opponent model reset every round: ``learn_rivals`` off). It prints
+Markdown: the policy's win share, the searched bot's win share, and the paired difference
+between consecutive searched bots. Run:
 ``python benchmarks/search_gain_5p.py`` (about 35 minutes on one core at the default 300 deals;
 ``--workers 2`` halves it).
 """
@@ -46,10 +47,14 @@ def main() -> None:
         "5-player milker": HeuristicBot(**SEAT_5P_PARAMS),
         "LinearBot": LinearBot(),
     }
+    # The opponent model stays per round (no ``learn_rivals``), the same for all three, so the
+    # rows differ only by the own-seat policy.
     searched = {
-        "default milker": BestBot(seed=s, own_linear=False),
-        "5-player milker": BestBot(seed=s, own_linear=False, seat_tuned_5p=True),
-        "LinearBot": BestBot(seed=s),
+        "default milker": BestBot(seed=s, own_linear=False, learn_rivals=False),
+        "5-player milker": BestBot(
+            seed=s, own_linear=False, seat_tuned_5p=True, learn_rivals=False
+        ),
+        "LinearBot": BestBot(seed=s, learn_rivals=False),
     }
     bots = [*policies.values(), *searched.values(), HeuristicBot()]
     rivals = (len(bots) - 1,) * (N_PLAYERS - 1)

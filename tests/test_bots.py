@@ -11,6 +11,7 @@ Strength claims live in ``benchmarks/strength_table.py``, not here.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -384,9 +385,11 @@ def test_decisions_between_refuses_views_that_cannot_follow() -> None:
     assert decisions_between(a.view(0), b.view(0)) is None  # a new round
 
 
-def watch(opponent: Any, n_players: int = 3, seed: int = 0) -> np.ndarray:
+def watch(
+    opponent: Any, n_players: int = 3, seed: int = 0, model: OpponentModel | None = None
+) -> np.ndarray:
     """Opponent-model weights of seat 0 (a milker) after a round against `opponent` copies."""
-    model = OpponentModel()
+    model = OpponentModel() if model is None else model
     me = HeuristicBot()
     g = Game(n_players, seed=seed)
     w = model.weights(g.view(0))
@@ -411,6 +414,27 @@ def test_opponent_model_recognises_each_policy() -> None:
     assert w[0].tolist() == pytest.approx([0.5, 0.25, 0.25])  # own seat: the prior
     with pytest.raises(ValueError, match="prior_milker"):
         OpponentModel(prior_milker=1.0)
+
+
+def test_opponent_model_learns_the_mix_of_rivals_across_rounds() -> None:
+    greedy = list(MODELS).index("greedy")
+    learner, fixed = OpponentModel(learn=True), OpponentModel()
+    firsts = []
+    for seed in range(4):  # four rounds against two greedy rivals
+        firsts.append(learner.weights(Game(3, seed=seed).view(0)))
+        watch(MarginalCostBot(0), seed=seed, model=learner)
+        watch(MarginalCostBot(0), seed=seed, model=fixed)
+    start = [0.5, 0.25, 0.25]
+    assert firsts[0].tolist() == [pytest.approx(start)] * 3  # nothing learnt before a round ends
+    # Each later round starts from the prior learnt so far, for every rival alike.
+    shares = [f[1, greedy] for f in firsts]
+    assert all(a < b for a, b in itertools.pairwise(shares)), shares
+    new_round = learner.weights(Game(3, seed=99).view(0))
+    assert new_round.tolist() == [pytest.approx(learner.prior.tolist())] * 3
+    # Four rounds x two rivals, all recognised as greedy, against a prior worth 4 rival-rounds.
+    expected = (4 * np.array(start) + 8 * np.eye(3)[greedy]) / 12
+    assert learner.prior == pytest.approx(expected, abs=0.01)
+    assert fixed.weights(Game(3, seed=99).view(0))[1].tolist() == pytest.approx(start)
 
 
 def test_search_with_opponent_model_samples_rivals_from_the_weights() -> None:

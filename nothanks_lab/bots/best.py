@@ -3,7 +3,8 @@
 `BestBot` is the search bot (`SearchBot`) with its opponent model on, `LinearBot` for its own
 seat and a larger budget. It reads each rival's moves back from the views it is shown, keeps
 Bayesian weights over a few known policies per rival (milker, greedy, ``MarginalCostBot(10)``;
-reset every round), and plays its rollouts against rivals drawn from those weights, its own
+reset every round, each round starting from the mix of policies the earlier rounds showed:
+``learn_rivals``), and plays its rollouts against rivals drawn from those weights, its own
 seat following `LinearBot` (``own_linear``: the linear policy was fitted to imitate the search
 bot, so the rollouts guess the bot's own later moves well). It spends up to 10,000 guesses at
 the face-down cards per move, stopping early on clear moves, and when the two moves are within
@@ -28,6 +29,7 @@ __all__ = ["BestBot"]
 _BEST_DEFAULTS = {
     "n_rollouts": 10_000,
     "model_opponents": True,
+    "learn_rivals": True,
     "own_linear": True,
     "trust_z": 2.0,
 }

@@ -6,8 +6,11 @@ cards, whose chips went down by one. `decisions_between` reconstructs those move
 few whose card or order two views cannot pin down, and returning ``None`` when the second view
 cannot follow the first, e.g. in a new round). `OpponentModel` scores each rival's moves against
 a small family of candidate policies (`MODELS`: the milker, greedy ``MarginalCostBot(0)`` and
-``MarginalCostBot(10)``) and keeps Bayesian weights per rival, reset at every new round. The
-search bot samples its rollout opponents from these weights. Nothing here reads hidden state.
+``MarginalCostBot(10)``) and keeps Bayesian weights per rival, reset at every new round. With
+``learn`` on, every finished round also teaches the model what its rivals were like: the next
+round starts from a prior pulled towards the policies seen so far (seat numbers are not carried
+over, since seats rotate). The search bot samples its rollout opponents from these weights.
+Nothing here reads hidden state.
 """
 
 from __future__ import annotations
@@ -22,7 +25,14 @@ from ..rules import Rules
 from ..view import PlayerView
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
 
-__all__ = ["MODELS", "Decision", "OpponentModel", "decisions_between", "model_params"]
+__all__ = [
+    "MODELS",
+    "PRIOR_COUNT",
+    "Decision",
+    "OpponentModel",
+    "decisions_between",
+    "model_params",
+]
 
 _MARGINAL = {
     "pot_weight": 1.0,
@@ -40,6 +50,10 @@ MODELS: Mapping[str, Mapping[str, Any]] = {
     "greedy": {**_MARGINAL, "threshold": 0.0},
     "marginal10": {**_MARGINAL, "threshold": 10.0},
 }
+
+#: Weight of the starting prior in a learning model, in rival-rounds: after this many rivals'
+#: rounds have been seen, the learnt mix counts as much as the starting prior.
+PRIOR_COUNT = 4.0
 
 
 def model_params(rules: Rules | None = None) -> np.ndarray:
@@ -177,7 +191,10 @@ class OpponentModel:
 
     Each rival's observed move scores ``1 - eps`` under a candidate policy that makes it and
     ``eps`` under one that does not. Memory is kept per seat (one bot object may play several
-    seats) and starts again from the prior whenever a view cannot follow the previous one.
+    seats) and starts again from the prior whenever a view cannot follow the previous one. With
+    ``learn``, that restart first folds the finished round's weights of every rival into a
+    tally, and the prior of later rounds is the mean of the starting prior (counted as
+    `PRIOR_COUNT` rival-rounds) and the tallied rounds.
 
     >>> from nothanks_lab import Game
     >>> m = OpponentModel(prior_milker=0.5, eps=0.1)
@@ -185,17 +202,25 @@ class OpponentModel:
     [0.5, 0.25, 0.25]
     """
 
-    def __init__(self, prior_milker: float = 0.5, eps: float = 0.1) -> None:
+    def __init__(self, prior_milker: float = 0.5, eps: float = 0.1, learn: bool = False) -> None:
         if not 0.0 < prior_milker < 1.0 or not 0.0 < eps < 0.5:
             raise ValueError(
                 f"OpponentModel: prior_milker must lie in (0, 1) and eps in (0, 0.5); "
                 f"got {prior_milker!r}, {eps!r}"
             )
         k = len(MODELS)
-        self.log_prior = np.log([prior_milker] + [(1 - prior_milker) / (k - 1)] * (k - 1))
+        self.start_prior = np.array([prior_milker] + [(1 - prior_milker) / (k - 1)] * (k - 1))
         self.eps = eps
+        self.learn = bool(learn)
+        self._tally = np.zeros(k)  # summed final weights of the rivals of finished rounds
+        self._rounds = 0  # rival-rounds in the tally
         self._memory: dict[int, tuple[PlayerView, np.ndarray]] = {}
         self._params: dict[Rules, np.ndarray] = {}
+
+    @property
+    def prior(self) -> np.ndarray:
+        """``float64[K]``: the weights a rival starts a round with (learnt, with ``learn``)."""
+        return (PRIOR_COUNT * self.start_prior + self._tally) / (PRIOR_COUNT + self._rounds)
 
     def _model_params(self, rules: Rules) -> np.ndarray:
         if rules not in self._params:
@@ -227,11 +252,23 @@ class OpponentModel:
         else:
             decisions = None if mem is None else decisions_between(mem[0], view)
             if decisions is None:
-                log_w = np.tile(self.log_prior, (view.n_players, 1))
+                if self.learn and mem is not None:
+                    self._fold(mem[0].seat, mem[1])
+                log_w = np.tile(np.log(self.prior), (view.n_players, 1))
             else:
                 log_w = mem[1].copy()  # type: ignore[index]
                 for d in decisions:
                     log_w[d.seat] += self.log_likelihood(d, view.rules)
             self._memory[view.seat] = (view, log_w)
-        w = np.exp(log_w - log_w.max(axis=1, keepdims=True))
-        return w / w.sum(axis=1, keepdims=True)
+        return _normalized(log_w)
+
+    def _fold(self, seat: int, log_w: np.ndarray) -> None:
+        """Add a finished round's rival weights (every row but `seat`'s own) to the tally."""
+        rivals = np.delete(_normalized(log_w), seat, axis=0)
+        self._tally += rivals.sum(axis=0)
+        self._rounds += len(rivals)
+
+
+def _normalized(log_w: np.ndarray) -> np.ndarray:
+    w = np.exp(log_w - log_w.max(axis=1, keepdims=True))
+    return np.asarray(w / w.sum(axis=1, keepdims=True), dtype=np.float64)

@@ -11,7 +11,8 @@ rollouts run in one numba-compiled loop built from the shared transition functio
 come from the bot's own seeded generator, and the budget is a number of rollouts (not a clock),
 so a seeded bot is reproducible. Four switches: ``model_opponents`` plays each rival in the
 rollouts as a policy drawn from its weights in an `OpponentModel` (learnt from the rivals' moves
-read back from this bot's own views, reset every round) instead of assuming milkers everywhere;
+read back from this bot's own views, reset every round; with ``learn_rivals`` each round starts
+from the mix of policies the earlier rounds showed) instead of assuming milkers everywhere;
 ``own_linear`` has the bot's own seat play `LinearBot` in the rollouts (a policy fitted to
 imitate this search, so the rollouts guess the bot's own later moves better than a milker);
 ``trust_z`` plays a fallback policy's move (the milker's, or `LinearBot`'s with ``own_linear``)
@@ -205,6 +206,14 @@ class SearchBot(RandomizedBot):
             bool,
         ),
         Param("prior_milker", 0.5, 0.01, 0.99, "prior chance that a rival is a milker"),
+        Param(
+            "learn_rivals",
+            False,
+            False,
+            True,
+            "start each round from the mix of rival policies seen in earlier rounds",
+            bool,
+        ),
         Param("model_eps", 0.1, 0.01, 0.49, "chance a rival deviates from its policy"),
         Param(
             "trust_z",
@@ -237,6 +246,7 @@ class SearchBot(RandomizedBot):
     pass_bias: float
     model_opponents: bool
     prior_milker: float
+    learn_rivals: bool
     model_eps: float
     trust_z: float
     seat_tuned_5p: bool
@@ -264,7 +274,7 @@ class SearchBot(RandomizedBot):
             for p in HEURISTIC_PARAMS
         }
         self.rollout_params = values
-        self.opponents = OpponentModel(self.prior_milker, self.model_eps)
+        self.opponents = OpponentModel(self.prior_milker, self.model_eps, self.learn_rivals)
 
     def rollout_matrix(self, view: PlayerView, weights: np.ndarray | None = None) -> np.ndarray:
         """Rollout policy parameters per seat (``float64[P, K]``).
