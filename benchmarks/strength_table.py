@@ -175,6 +175,8 @@ def main() -> None:
         help="only best minus LinearBot against the field, paired, at each --players",
     )
     args = ap.parse_args()
+    if (args.targets or args.only_targets) and not {3, 5} & set(args.players):
+        ap.error(f"the targets are at 3 and 5 players; --players {args.players} has neither")
 
     t0 = time.perf_counter()
     if args.only_paired:
