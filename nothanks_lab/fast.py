@@ -22,30 +22,36 @@ package is replaced by its compiled counterpart (recursively), so ``marginal_dec
 Python that the readable engine runs unchanged.
 
 **Caching.** numba's on-disk cache keys a function to its own source file only, so a kernel
-cached beside this file would silently keep an old rule after ``core.py`` or a bot changed.
-Instead, for each set of kinds, `kernel_module` writes a small module (the if-chain over the
-kinds plus the source of `play_rounds` and `play_chunk`) into a cache directory under a name
-that hashes every source file the kernel depends on, numba's version and Python's; numba
-caches the compiled kernel next to it. A changed dependency gives a new name, hence a fresh
-compile; an unchanged one loads in a fraction of a second. The directory is
-``$NOTHANKS_LAB_CACHE`` if set, else
-``$XDG_CACHE_HOME/nothanks_lab`` (``~/.cache/nothanks_lab``), else a temporary directory.
-Compiling happens under a lock and the kernel runs without the GIL, so threaded workers can
-share a process.
+cached beside this file would silently keep an old rule after ``core.py``, a bot or a user's
+helper module changed. Instead, for each set of kinds, `kernel_module` writes a small module (the
+if-chain over the kinds plus the source of `play_rounds` and `play_chunk`, read at import) into
+a cache directory under a name that hashes the *loaded* code every kind reaches (`_code_digest`:
+bytecode, options, and the constants it reads, through every function, numba dispatcher and
+module, the package's and the user's alike), numba's version and Python's; numba caches the
+compiled kernel next to it. Code from outside the package is compiled afresh from its Python
+source (`_Fresh`), never from numba's own cache, so a user's helper in another module cannot be
+stale. The directory is ``$NOTHANKS_LAB_CACHE`` if set, else ``$XDG_CACHE_HOME/nothanks_lab``
+(``~/.cache/nothanks_lab``), created 0700 and used only while owned by the user and writable by
+no one else (`_unsafe_reason`); otherwise, or when a kind cannot be keyed, the kernel is
+compiled in memory (a warning says why, once). Compiling happens under a lock and the kernel
+runs without the GIL, so threaded workers can share a process.
 """
 
 from __future__ import annotations
 
+import copy
+import enum
 import hashlib
 import importlib.util
 import inspect
-import marshal
 import os
+import stat
 import sys
-import tempfile
+import sysconfig
 import textwrap
 import threading
 import types
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -130,7 +136,9 @@ def jit_pure(func: Callable[..., Any], *, nrt: bool = True) -> Any:
     """``numba.njit`` of a pure function of this package, its package callees compiled too.
 
     The compiled function is cached on disk only when everything it reaches lies in its own
-    source file (numba's cache would not notice a change in another file). ``nrt=False``
+    source file (numba's cache would not notice a change in another file). A function from
+    outside the package is compiled afresh with everything of the user's it reaches, never
+    from numba's cache (see `_Fresh`); it is reused while none of that changes. ``nrt=False``
     compiles without numba's reference counting (see `kernel_module`); such a build cannot
     allocate arrays, and is never cached on disk on its own, because numba's cache index does
     not tell it from the default build.
@@ -139,6 +147,16 @@ def jit_pure(func: Callable[..., Any], *, nrt: bool = True) -> Any:
         return func
     if not isinstance(func, types.FunctionType):
         raise ValueError(f"jit_pure needs a plain Python function; got {func!r}")
+    if not _in_package(func):
+        digest = _code_digest(func)
+        if digest is None:
+            return _Fresh(nrt).value(func)
+        key = (func, nrt, hashlib.sha256(digest).hexdigest())
+        with _lock:
+            got = _jitted.get(key)
+            if got is None:
+                got = _jitted[key] = _Fresh(nrt).value(func)
+            return got
     with _lock:
         got = _jitted.get((func, nrt))
         return got if got is not None else _jit_pure(func, nrt)
@@ -266,6 +284,34 @@ def play_rounds(
             points[g, q] = core.card_points_mask(s.hands[g, q])
 
 
+def _code_names(code: types.CodeType) -> tuple[Any, ...]:
+    return (code.co_name, code.co_names, code.co_varnames, code.co_consts)
+
+
+def _captured_source() -> tuple[str, str] | None:
+    """The source of `play_rounds` and `play_chunk`, for kernel modules; None if the file on
+    disk no longer matches the loaded code (then no kernel module is built from it)."""
+    out = []
+    for f in (play_rounds, play_chunk):
+        try:
+            src = textwrap.dedent(inspect.getsource(f))
+        except OSError:
+            return None
+        code = compile(src, f"<{f.__name__}>", "exec")
+        inner = next((c for c in code.co_consts if isinstance(c, types.CodeType)), None)
+        # Compared by what it names (the loaded bytecode may differ in form, not in meaning).
+        if inner is None or _code_names(inner) != _code_names(f.__code__):
+            return None
+        out.append(src)
+    return out[0], out[1]
+
+
+# Read once, at import, while the file matches the loaded code: a kernel built later from a file
+# edited meanwhile would be wrong, and cached under the edited file's key.
+_PLAY_SOURCE = _captured_source()
+_OWN_SOURCE = Path(__file__).read_bytes()
+
+
 _HEADER = '''"""Generated by nothanks_lab.fast (do not edit): the compiled kernel for these kinds.
 
 Kinds: {kinds}
@@ -280,51 +326,355 @@ from nothanks_lab import deals as _deals_py
 from nothanks_lab import fast as _fast
 
 NRT = {nrt}  # numba reference counting in the hot loop (see nothanks_lab.fast.kernel_module)
+CACHE = {cache}  # numba's on-disk cache (False when compiled in memory)
 core = _fast.jitted_module(_core_py, nrt=NRT)
 deals = _fast.jitted_module(_deals_py, nrt=NRT)
-_kinds = _fast._building
+_kinds = _fast._building  # the compiled decision functions (see nothanks_lab.fast)
 {bindings}
 
 
-@numba.njit(cache=True, _nrt=NRT)
+@numba.njit(cache=CACHE, _nrt=NRT)
 def decide(kind, params, card, pot, seat, hands, chips, cards_left):
 {chain}
 '''
 
 
-def _source_digest(func: Callable[..., Any]) -> bytes:
-    """Bytes that change whenever `func` (or what it reaches in this package) changes."""
-    if isinstance(func, numba.core.registry.CPUDispatcher):
-        func = func.py_func
-    parts = [marshal.dumps(func.__code__)]
+# --------------------------------------------------------------------------- code from outside
+# A user's decision function may call their own helpers, plain or numba-compiled, in other
+# modules. numba's on-disk cache keys a function to its own file only, so a helper cached by
+# numba in module B is stale inside a caller in module A as soon as B changes. Code from
+# outside the package is therefore always compiled afresh from its Python source (`_Fresh`),
+# never taken from numba's cache, and the kernel built on it is cached under a digest of the
+# *loaded* code it reaches (`_code_digest`): bytecode, options and the values of the
+# globals and closure cells it reads, followed through every function, dispatcher and module
+# it reaches. What cannot be keyed that way gets a kernel compiled in memory.
+_Dispatcher = numba.core.registry.CPUDispatcher
+
+
+def _library_dirs() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    keys = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple(sorted({os.path.realpath(paths[k]) + os.sep for k in keys if k in paths}))
+
+
+_LIBRARY_DIRS = _library_dirs()
+
+
+def _is_library(obj: object) -> bool:
+    """Whether `obj` (a function or module) comes from the standard library or an installed
+    distribution rather than the user's own code."""
+    name = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", "")
+    if not isinstance(name, str) or name.split(".")[0] in sys.stdlib_module_names:
+        return True
+    if name.split(".")[0] in ("numpy", "numba", "llvmlite", "scipy"):
+        return True
     try:
-        files = sorted(_dependency_files(func))  # type: ignore[arg-type]
-        parts += [Path(f).read_bytes() for f in files]
-    except (OSError, TypeError):
-        pass  # defined in a REPL: its bytecode is all there is
-    return b"\0".join(parts)
+        path = inspect.getfile(obj)  # type: ignore[arg-type]
+    except TypeError:
+        return True  # built in
+    return os.path.realpath(path).startswith(_LIBRARY_DIRS)
 
 
-def _cache_dir() -> Path:
-    env = os.environ.get("NOTHANKS_LAB_CACHE")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for d in ([Path(env)] if env else []) + [
-        Path(base) / "nothanks_lab",
-        Path(tempfile.gettempdir()) / f"nothanks_lab_{os.getuid() if hasattr(os, 'getuid') else 0}",
-    ]:
+def _is_user_function(obj: object) -> bool:
+    return isinstance(obj, types.FunctionType) and not _in_package(obj) and not _is_library(obj)
+
+
+def _is_user_module(obj: object) -> bool:
+    return isinstance(obj, types.ModuleType) and not _in_package(obj) and not _is_library(obj)
+
+
+def _is_outside(func: Callable[..., Any]) -> bool:
+    """Whether the decision function `func` is code from outside the package."""
+    target = func.py_func if isinstance(func, _Dispatcher) else func
+    return not _in_package(target)
+
+
+def _code_bytes(code: types.CodeType) -> bytes:
+    """A deterministic encoding of what a code object does (not where it lies in its file)."""
+    parts = [
+        code.co_code,
+        repr((code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount)).encode(),
+        repr((code.co_flags, code.co_names, code.co_varnames)).encode(),
+        repr((code.co_freevars, code.co_cellvars, code.co_name)).encode(),
+    ]
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            parts.append(b"code:" + _code_bytes(c))
+        elif isinstance(c, frozenset):
+            parts.append(repr(sorted(map(repr, c))).encode())
+        else:
+            parts.append(f"{type(c).__name__}:{c!r}".encode())
+    return b"\1".join(parts)
+
+
+class _Unkeyable(Exception):
+    """Something the kernel reaches has no stable digest: compile it in memory."""
+
+
+def _value_bytes(value: object) -> bytes:
+    """A stable encoding of a constant numba freezes into compiled code."""
+    if value is None or isinstance(value, bool | int | float | complex | str | bytes):
+        return f"{type(value).__name__}:{value!r}".encode()
+    if isinstance(value, np.ndarray):
+        head = f"ndarray:{value.dtype.str}:{value.shape}:".encode()
+        return head + np.ascontiguousarray(value).tobytes()
+    if isinstance(value, np.generic):
+        return f"{value.dtype.str}:".encode() + value.tobytes()
+    if isinstance(value, tuple):
+        kind = f"{type(value).__module__}.{type(value).__qualname__}(".encode()
+        return kind + b",".join(_value_bytes(v) for v in value) + b")"
+    if isinstance(value, enum.Enum):
+        return f"enum:{type(value).__qualname__}:".encode() + _value_bytes(value.value)
+    raise _Unkeyable(f"a global of type {type(value).__name__}")
+
+
+def _code_digest(func: Callable[..., Any]) -> bytes | None:
+    """Bytes that change whenever anything the decision function `func` reaches does, read
+    from the *loaded* code (never from files, which may have changed since they were
+    imported); None when something it reaches cannot be keyed (its kernel is then compiled in
+    memory). Package code is keyed the same way; an unusual constant of the package's is keyed
+    by its type alone (its value is fixed by the package's source)."""
+    out: list[bytes] = []
+    seen: set[int] = set()
+    keep: list[object] = []  # ids stay unique while the walk runs
+
+    def name_of(obj: object) -> bytes:
+        module = getattr(obj, "__module__", None) or getattr(obj, "__name__", "?")
+        return f"{module}.{getattr(obj, '__qualname__', getattr(obj, '__name__', '?'))}".encode()
+
+    def visit(obj: object, names: set[str]) -> None:
+        if id(obj) in seen:
+            out.append(b"again:" + name_of(obj))
+            return
+        seen.add(id(obj))
+        keep.append(obj)
+        if isinstance(obj, _Dispatcher):
+            options = {k: v for k, v in obj.targetoptions.items() if k not in ("cache", "nopython")}
+            out.append(b"dispatcher:" + repr(sorted(options.items())).encode())
+            visit(obj.py_func, names)
+        elif isinstance(obj, types.FunctionType) and (_in_package(obj) or _is_user_function(obj)):
+            own = _in_package(obj)
+            out.append(b"function:" + name_of(obj) + b"\0" + _code_bytes(obj.__code__))
+            if obj.__defaults__:
+                visit_value(obj.__defaults__, set(), own)
+            code_names = _names(obj.__code__)
+            for name in sorted(code_names):
+                if name in obj.__globals__:
+                    out.append(b"global:" + name.encode())
+                    visit_value(obj.__globals__[name], code_names, own)
+            for cell in obj.__closure__ or ():
+                try:
+                    contents = cell.cell_contents
+                except ValueError:  # an empty cell
+                    out.append(b"empty cell")
+                    continue
+                visit_value(contents, code_names, own)
+        elif isinstance(obj, types.ModuleType) and (_in_package(obj) or _is_user_module(obj)):
+            # numba reads only the attributes the code names, e.g. ``helpers.pot_ok``.
+            out.append(b"module:" + obj.__name__.encode())
+            for name in sorted(names):
+                if hasattr(obj, name):
+                    out.append(b"attribute:" + name.encode())
+                    visit_value(getattr(obj, name), names, _in_package(obj))
+        else:
+            out.append(b"library:" + name_of(obj))
+
+    def visit_value(value: object, names: set[str], own: bool) -> None:
+        if isinstance(value, types.FunctionType | types.ModuleType | _Dispatcher):
+            visit(value, names)
+        elif isinstance(value, type) or (callable(value) and _is_library(value)):
+            out.append(b"named:" + name_of(value))  # a class, a builtin, a ufunc
+        else:
+            try:
+                out.append(_value_bytes(value))
+            except _Unkeyable:
+                if not own:
+                    raise
+                out.append(b"package constant:" + name_of(type(value)))
+
+    try:
+        visit_value(func, set(), False)
+    except (_Unkeyable, OSError, TypeError, ValueError):
+        return None
+    return b"\0".join(out)
+
+
+class _Fresh:
+    """Compiles a decision function from outside the package, and everything of the user's it
+    reaches, afresh: numba dispatchers are rebuilt from their Python functions without their
+    on-disk cache, plain functions are compiled like `jit_pure` does, and modules of the user's
+    are replaced by stand-ins holding the rebuilt functions. Package code is `jit_pure`'s."""
+
+    def __init__(self, nrt: bool) -> None:
+        self.nrt = nrt
+        self.memo: dict[int, Any] = {}
+        self.keep: list[object] = []  # the originals, so ids stay unique
+
+    def value(self, obj: object) -> Any:
+        """The compiled counterpart of a global or closure value `obj` (or `obj` itself)."""
+        if isinstance(obj, _Dispatcher):
+            if _in_package(obj.py_func):
+                return obj
+            options = {k: v for k, v in obj.targetoptions.items() if k not in ("cache", "nopython")}
+            return self._function(obj, obj.py_func, options)  # type: ignore[arg-type]
+        if isinstance(obj, types.FunctionType):
+            if _in_package(obj):
+                return jit_pure(obj, nrt=self.nrt)
+            if _is_user_function(obj):
+                return self._function(obj, obj, {} if self.nrt else {"_nrt": False})
+            return obj
+        if isinstance(obj, types.ModuleType):
+            if _in_package(obj):
+                return jitted_module(obj, nrt=self.nrt)
+            if _is_user_module(obj):
+                return self._module(obj)
+        return obj
+
+    def _function(self, key: object, func: types.FunctionType, options: dict[str, Any]) -> Any:
+        got = self.memo.get(id(key))
+        if got is not None:
+            return got
+        glb = dict(func.__globals__)
+        cells = None
+        if func.__closure__ is not None:
+            cells = tuple(types.CellType() for _ in func.__closure__)
+        clone = types.FunctionType(func.__code__, glb, func.__name__, func.__defaults__, cells)
+        clone.__qualname__ = func.__qualname__
+        clone.__module__ = func.__module__
+        clone.__doc__ = func.__doc__
+        # Registered before recursing, so recursive references find it.
+        compiled = self.memo[id(key)] = numba.njit(**options)(clone)
+        self.keep.append(key)
+        for name in _names(func.__code__):
+            if name in glb:
+                glb[name] = self.value(glb[name])
+        for old, new in zip(func.__closure__ or (), cells or (), strict=True):
+            try:
+                new.cell_contents = self.value(old.cell_contents)
+            except ValueError:  # an empty cell stays empty
+                pass
+        return compiled
+
+    def _module(self, module: types.ModuleType) -> types.ModuleType:
+        got = self.memo.get(id(module))
+        if got is not None:
+            return got
+        stand_in = self.memo[id(module)] = types.ModuleType(module.__name__)
+        self.keep.append(module)
+        for name, obj in vars(module).items():
+            if not name.startswith("__"):
+                setattr(stand_in, name, self.value(obj))
+        return stand_in
+
+
+def _compiled_kind(kind: Callable[..., Any], nrt: bool) -> Any:
+    """The compiled decision function of `kind` for a kernel (`nrt` as in `kernel_module`)."""
+    if _is_outside(kind):
+        return _Fresh(nrt).value(kind)
+    return jit_pure(kind, nrt=nrt)
+
+
+# --------------------------------------------------------------------------- the cache directory
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def _unsafe_reason(path: Path) -> str | None:
+    """Why the existing directory `path` must not hold code we import (None: it is safe).
+
+    It must be a directory owned by the current user that no group or other user can write,
+    and every directory above it must be owned by the user or root and be writable by no one
+    else, unless sticky (as ``/tmp`` is: others cannot rename entries they do not own).
+    """
+    uid = os.getuid()
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return f"cannot inspect it ({e.strerror})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a directory"
+    if st.st_uid != uid:
+        return f"it is owned by uid {st.st_uid}, not by the current user (uid {uid})"
+    if st.st_mode & 0o022:
+        return f"group or other users can write to it (mode {stat.S_IMODE(st.st_mode):o})"
+    real = Path(os.path.realpath(path))
+    for parent in real.parents:
+        pst = os.stat(parent)
+        if pst.st_uid not in (uid, 0):
+            return f"its parent {parent} is owned by uid {pst.st_uid}"
+        if pst.st_mode & 0o022 and not pst.st_mode & stat.S_ISVTX:
+            return f"its parent {parent} is writable by other users and not sticky"
+    return None
+
+
+def _make_private_dir(path: Path) -> None:
+    """Create `path` and any missing parents, each private to the user (mode 0700)."""
+    missing = []
+    p = path
+    while not os.path.lexists(p):
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    for d in reversed(missing):
         try:
-            d.mkdir(parents=True, exist_ok=True)
+            os.mkdir(d, 0o700)
+        except FileExistsError:
+            pass  # created meanwhile (by a parallel worker): checked below like any other
+
+
+def _cache_dir() -> Path | None:
+    """The directory for generated kernels, or None to compile them in memory.
+
+    ``$NOTHANKS_LAB_CACHE`` if set, else ``$XDG_CACHE_HOME/nothanks_lab`` (by default
+    ``~/.cache/nothanks_lab``), created private (0700) if missing, and used only if it is safe
+    (see `_unsafe_reason`); otherwise kernels are compiled in memory, with a warning (once)
+    saying why.
+    """
+    env = os.environ.get("NOTHANKS_LAB_CACHE")
+    if env:
+        d = Path(env).expanduser()
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = Path(base) / "nothanks_lab"
+    d = d.absolute()
+    try:
+        _make_private_dir(d)
+        reason = _unsafe_reason(d)
+        if reason is None:
             probe = d / f".probe{os.getpid()}"
             probe.write_text("")
             probe.unlink()
-            return d
-        except OSError:
-            continue
-    raise OSError("no writable cache directory for the compiled kernel; set NOTHANKS_LAB_CACHE")
+    except OSError as e:
+        reason = f"it cannot be created or written ({e.strerror or e})"
+    if reason is None:
+        return d
+    _warn_once(
+        f"nothanks_lab: not using {d} for compiled kernels: {reason}. Kernels are compiled in "
+        "memory (slower to start); set NOTHANKS_LAB_CACHE to a directory only you can write."
+    )
+    return None
 
 
 _building: tuple[Callable[..., Any], ...] = ()
+_n_in_memory = 0
 _kernels: dict[tuple[Any, ...], types.ModuleType] = {}
+
+
+def _kernel_key(kinds: tuple[Callable[..., Any], ...]) -> tuple[Any, ...]:
+    """The in-process key of a kernel: its kinds, and what outside code they reach now (so
+    reloading a user's helper module gives a new kernel)."""
+    if not any(_is_outside(k) for k in kinds):
+        return kinds
+    digests = tuple(_code_digest(k) if _is_outside(k) else b"" for k in kinds)
+    if any(d is None for d in digests):
+        return (*kinds, object())  # unkeyable: a fresh kernel every time
+    return (*kinds, hashlib.sha256(b"\0".join(digests)).hexdigest())  # type: ignore[arg-type]
 
 
 def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
@@ -339,14 +689,15 @@ def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
     """
     kinds = tuple(kinds)
     with _lock:
-        got = _kernels.get(kinds)
+        key = _kernel_key(kinds)
+        got = _kernels.get(key)
         if got is None:
             try:
                 got = _build_kernel_module(kinds, nrt=False)
                 _warm(got)
             except numba.core.errors.NumbaError:
                 got = _build_kernel_module(kinds, nrt=True)
-            _kernels[kinds] = got
+            _kernels[key] = got
         return got
 
 
@@ -370,18 +721,25 @@ def _warm(module: types.ModuleType) -> None:
 
 
 def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> types.ModuleType:
+    """Generate, write (when it can be cached) and import the kernel module for `kinds`."""
+    if _PLAY_SOURCE is None:
+        raise RuntimeError(
+            f"{__file__} changed on disk before it was imported; restart Python to use it"
+        )
     h = hashlib.sha256()
-    for part in (sys.version, numba.__version__, np.__version__, Path(__file__).read_bytes()):
+    for part in (sys.version, numba.__version__, np.__version__, _OWN_SOURCE, *_PLAY_SOURCE):
         h.update(part.encode() if isinstance(part, str) else part)
     h.update(b"nrt" if nrt else b"no-nrt")
-    h.update(_source_digest(play_chunk))
+    h.update(_code_digest(play_chunk) or b"")
+    keyable = True
     for k in kinds:
-        h.update(_source_digest(k))
+        part = _code_digest(k)
+        keyable = keyable and part is not None
+        h.update(b"\0kind\0" + (part or b""))
     digest = h.hexdigest()[:20]
+    directory = _cache_dir() if keyable else None
     names = [f"{getattr(k, '__module__', '?')}.{getattr(k, '__qualname__', '?')}" for k in kinds]
-    bindings = "\n".join(
-        f"decide_{i} = _fast.jit_pure(_kinds[{i}], nrt=NRT)" for i in range(len(kinds))
-    )
+    bindings = "\n".join(f"decide_{i} = _kinds[{i}]" for i in range(len(kinds)))
     args = "params, card, pot, seat, hands, chips, cards_left"
     chain = "\n".join(
         f"    if kind == {i}:\n        return bool(decide_{i}({args}))" for i in range(len(kinds))
@@ -390,26 +748,48 @@ def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> ty
     nogil = "  # threads of a pool can run it side by side"
     text = (
         _HEADER.format(
-            kinds=", ".join(names), digest=digest, nrt=nrt, bindings=bindings, chain=chain
+            kinds=", ".join(names),
+            digest=digest if keyable else "none (compiled in memory)",
+            nrt=nrt,
+            cache=directory is not None,
+            bindings=bindings,
+            chain=chain,
         )
-        + f"\n\n@numba.njit(cache=True, nogil=True, _nrt=NRT){nogil}\n"
-        + textwrap.dedent(inspect.getsource(play_rounds))
-        + f"\n\n@numba.njit(cache=True, nogil=True){nogil}\n"
-        + textwrap.dedent(inspect.getsource(play_chunk))
+        + f"\n\n@numba.njit(cache=CACHE, nogil=True, _nrt=NRT){nogil}\n"
+        + _PLAY_SOURCE[0]
+        + f"\n\n@numba.njit(cache=CACHE, nogil=True){nogil}\n"
+        + _PLAY_SOURCE[1]
     )
-    path = _cache_dir() / f"kernel_{digest}.py"
-    if not path.exists() or path.read_text() != text:
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, path)  # atomic: parallel workers never see half a file
-    modname = f"_nothanks_lab_kernel_{digest}"
-    spec = importlib.util.spec_from_file_location(modname, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    global _building
-    _building = kinds
+    global _building, _n_in_memory
+    path = None
+    if directory is not None:
+        path = directory / f"kernel_{digest}.py"
+        try:
+            if not path.exists() or path.read_text() != text:
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(text)
+                os.replace(tmp, path)  # atomic: parallel workers never see half a file
+        except OSError as e:
+            _warn_once(f"nothanks_lab: cannot write {path} ({e}); compiling kernels in memory")
+            text = text.replace("CACHE = True", "CACHE = False", 1)
+            path = None
+    loader = None
+    if path is not None:
+        modname = f"_nothanks_lab_kernel_{digest}"
+        spec = importlib.util.spec_from_file_location(modname, path)
+        assert spec is not None and spec.loader is not None
+        module, loader = importlib.util.module_from_spec(spec), spec.loader
+    else:
+        _n_in_memory += 1
+        modname = f"_nothanks_lab_kernel_{digest}_memory{_n_in_memory}"
+        module = types.ModuleType(modname)
+    # Compiled afresh for each kernel module built (outside code) or shared (package code).
+    _building = tuple(_compiled_kind(k, nrt) for k in kinds)
     try:
-        spec.loader.exec_module(module)
+        if loader is not None:
+            loader.exec_module(module)
+        else:
+            exec(compile(text, f"<{modname}>", "exec"), module.__dict__)
     finally:
         _building = ()
     sys.modules[modname] = module
@@ -454,6 +834,17 @@ class FastTable:
             self.params[i, : len(r)] = r
         self.module = kernel_module(uniq)
 
+    def seated(self, seating: Sequence[int]) -> FastTable:
+        """The same policies in another order: seat ``i`` gets policy ``seating[i]``.
+
+        Shares the compiled kernel; only the per-seat kinds and parameters are reindexed, so a
+        tournament builds one table per field rather than one per seating.
+        """
+        table = copy.copy(self)
+        table.kinds = self.kinds[list(seating)]
+        table.params = self.params[list(seating)]
+        return table
+
     def play(
         self,
         rules: Rules,
@@ -466,10 +857,13 @@ class FastTable:
         count: int,
         points: np.ndarray | None = None,
         moves: np.ndarray | None = None,
+        hands: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Card points, final chips and move counts of `count` rounds (given or dealt decks).
 
-        `points` (int64[count, P]) and `moves` (int64[count]) may be given to be filled in.
+        `points` (int64[count, P]) and `moves` (int64[count]) may be given to be filled in;
+        `hands` (int64[count, P]), if given, receives each seat's final cards as bit masks
+        (bit ``c`` set: card ``c`` taken), for checks that every card is accounted for.
         """
         n_players = len(self.kinds)
         deal = decks is None
@@ -496,6 +890,8 @@ class FastTable:
             points,
             moves,
         )
+        if hands is not None:
+            hands[...] = s.hands
         return points, s.chips, moves
 
 

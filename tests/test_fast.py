@@ -228,3 +228,64 @@ def test_kernel_runs_without_reference_counting_unless_a_kind_allocates(tmp_path
     res = nt.simulate(bots, decks=decks, fast=True)
     slow = [nt.play_game(bots, deck=d) for d in decks]
     np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
+
+
+def _soak_module():
+    """benchmarks/soak.py, imported by path (benchmarks/ is not a package)."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
+    spec = importlib.util.spec_from_file_location("nothanks_soak", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["nothanks_soak"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_soak_checks_20000_random_rounds_clean():
+    """The soak run's checks over random variants and random compiled bots: no violation."""
+    soak = _soak_module()
+    tally = soak.soak(20_000, seed=11, max_batch=2_500, chunk_size=1_000)
+    assert tally.rounds == 20_000 and tally.batches >= 5
+    assert tally.violations == 0, (dict(tally.failed), tally.examples)
+    assert tally.replayed >= 2 * tally.batches - 2  # a batch of one round replays one
+
+
+def test_soak_checks_catch_a_broken_round():
+    """Each check fails on the round it is about (so a clean soak means something)."""
+    soak = _soak_module()
+    rules = nt.Rules(low_card=2, high_card=20, n_removed=4, chips=((3, 5), (4, 6)))
+    bots = [MarginalCostBot(3), nt.bots.HeuristicBot(), MarginalCostBot(12), MarginalCostBot(0)]
+    decks = deal_decks(rules, 5, 0, 50)
+    table = fast.fast_table(bots, rules)
+    hands = np.empty((50, 4), dtype=np.int64)
+    out = table.play(rules, 6, 1, decks=decks, key=None, start=0, count=50, hands=hands)
+    result = nt.simulate(bots, rules=rules, decks=decks, first_player=1)
+    assert not any(v.any() for v in soak.check_rounds(rules, decks, result, hands, out).values())
+
+    def broken(**changes):
+        arrays = {f: getattr(result, f).copy() for f in ("scores", "card_points", "chips")}
+        for f, (g, seat, delta) in changes.items():
+            arrays[f][g, seat] += delta
+        return nt.SimResult(
+            **arrays, winners=result.winners, win_share=result.win_share,
+            n_decisions=result.n_decisions,
+        )  # fmt: skip
+
+    chips_moved = broken(chips=(7, 0, 1), scores=(7, 0, -1))
+    failed = soak.check_rounds(rules, decks, chips_moved, hands, out)
+    assert np.flatnonzero(failed["chips conserved"]).tolist() == [7]
+    points_off = broken(card_points=(3, 2, 1), scores=(3, 2, 1))
+    failed = soak.check_rounds(rules, decks, points_off, hands, out)
+    assert np.flatnonzero(failed["card points of hands"]).tolist() == [3]
+    assert np.flatnonzero(failed["two runs agree"]).tolist() == [3]
+    failed = soak.check_rounds(rules, decks, broken(scores=(9, 1, 2)), hands, out)
+    assert np.flatnonzero(failed["score = points - chips"]).tolist() == [9]
+    lost = hands.copy()
+    seat = int(np.argmax(hands[4]))  # one that took a card
+    lost[4, seat] &= lost[4, seat] - 1  # its lowest card vanishes
+    twice = hands.copy()
+    seat = int(np.argmax(hands[5]))
+    twice[5, seat - 1] |= hands[5, seat] & -hands[5, seat]  # its lowest card held twice
+    failed = soak.check_rounds(rules, decks, result, lost, out)
+    assert failed["hands are the deck"][4] and failed["hands disjoint"][4]
+    failed = soak.check_rounds(rules, decks, result, twice, out)
+    assert np.flatnonzero(failed["hands disjoint"]).tolist() == [5]
