@@ -13,13 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import core
+from . import core, validate
 from .rules import Rules
+from .validate import check_sequence
 from .view import PlayerView
 
 __all__ = ["Action", "Event", "Game", "IllegalActionError", "SeedLike", "deal"]
 
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
+SeedLike = validate.SeedLike
+
+#: The standard rule set, built once (building a `Rules` validates it).
+_STANDARD = Rules()
 
 
 class Action(enum.Enum):
@@ -67,11 +71,10 @@ def deal(rules: Rules, rng: np.random.Generator) -> np.ndarray:
 
 def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
     """Return `deck` as an int array, or raise `ValueError` saying what is wrong with it."""
-    if not isinstance(deck, Iterable) or isinstance(deck, str):
-        raise ValueError(
-            f"the deck must be a sequence of {rules.n_in_play} cards in turning order; got {deck!r}"
-        )
-    cards = rules.check_cards(list(deck), what="the deck")
+    items = check_sequence(
+        deck, "the deck", f"a sequence of {rules.n_in_play} cards in turning order"
+    )
+    cards = rules.check_cards(items, what="the deck")
     if len(cards) != rules.n_in_play:
         raise ValueError(
             f"the deck must hold exactly {rules.n_in_play} in-play cards "
@@ -85,13 +88,17 @@ def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
 
 def check_seat(seat: object, n_players: int, what: str = "seat") -> int:
     """Return `seat` as an int, or raise `ValueError` if it is not 0..n_players-1."""
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
-        raise ValueError(f"{what} must be an int in 0..{n_players - 1}; got {seat!r}")
-    if not 0 <= seat < n_players:
-        raise ValueError(
-            f"{what} must be in 0..{n_players - 1} for {n_players} players; got {seat}"
-        )
-    return int(seat)
+    return validate.check_seat(seat, n_players, what)
+
+
+def _cards_of(mask: int) -> tuple[int, ...]:
+    """The cards of a bit-mask hand, ascending (one step per card held, not per card of the box)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 class Game:
@@ -114,22 +121,14 @@ class Game:
         deck: Iterable[int] | None = None,
         first_player: int = 0,
     ) -> None:
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
-        if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
-            raise ValueError(f"n_players must be an int; got {n_players!r}")
-        chips = rules.starting_chips(int(n_players))
-        first_player = check_seat(first_player, int(n_players), "first_player")
+        rules = _STANDARD if rules is None else validate.check_rules(rules)
+        n_players = validate.check_players(n_players, rules)
+        chips = rules.starting_chips(n_players)
+        first_player = check_seat(first_player, n_players, "first_player")
+        # The seed is checked even when a deck makes it play no part: one rule everywhere.
+        rng_seed = validate.check_seed(seed)
         if deck is None:
-            try:
-                rng = np.random.default_rng(seed)
-            except TypeError:
-                raise ValueError(
-                    "seed must be None, an int, a sequence of ints, a numpy Generator or a "
-                    f"SeedSequence; got {seed!r}"
-                ) from None
-            cards = deal(rules, rng)
+            cards = deal(rules, validate.make_rng(rng_seed))
         else:
             cards = check_deck(deck, rules)
         self._rules = rules
@@ -181,10 +180,7 @@ class Game:
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Cards of every seat, each sorted ascending."""
-        lo, hi = self._rules.low_card, self._rules.high_card
-        return tuple(
-            tuple(c for c in range(lo, hi + 1) if (int(m) >> c) & 1) for m in self._state.hands[0]
-        )
+        return tuple(_cards_of(int(m)) for m in self._state.hands[0])
 
     @property
     def cards_left(self) -> int:
@@ -254,17 +250,18 @@ class Game:
         """What `seat` may know: public facts only (no removed card, no deck order)."""
         seat = check_seat(seat, self.n_players)
         chips = self.chips
-        return PlayerView(
+        over = self.is_over
+        return PlayerView._of_engine(
             seat=seat,
-            n_players=self.n_players,
-            active_card=self.active_card,
+            n_players=len(chips),
+            active_card=None if over else int(core.active_card(self._state, 0)),
             pot=self.pot,
             my_chips=chips[seat],
             chips=chips,
             hands=self.hands,
             cards_left=self.cards_left,
             rules=self._rules,
-            current_player=None if self.is_over else self.current_player,
+            current_player=None if over else self.current_player,
         )
 
     def copy(self) -> Game:
@@ -287,8 +284,13 @@ class Game:
         first_player: int = 0,
     ) -> Game:
         """Rebuild a round by playing `events` on `deck`; `ValueError` if they do not fit it."""
+        if deck is None:
+            raise ValueError("Game.replay needs deck=, the in-play cards in turning order")
         game = cls(n_players, rules=rules, deck=deck, first_player=first_player)
+        events = check_sequence(events, "events", "a sequence of Event records")
         for i, e in enumerate(events):
+            if not isinstance(e, Event):
+                raise ValueError(f"events[{i}] must be an Event; got {type(e).__name__} {e!r}")
             expected = (game.current_player, game.active_card, game.pot)
             if (e.seat, e.card, e.pot) != expected:
                 raise ValueError(
@@ -309,10 +311,12 @@ class Game:
         them, drawn from ``view.unseen_cards``), as a search bot samples them. The history of
         the new game is empty.
         """
+        if not isinstance(view, PlayerView):
+            raise ValueError(f"view must be a PlayerView; got {type(view).__name__}")
         if view.is_over:
             raise ValueError("the view's round is over; there is no position to continue")
         rules = view.rules
-        rest = rules.check_cards(deck_rest, what="deck_rest")
+        rest = rules.check_cards(check_sequence(deck_rest, "deck_rest"), what="deck_rest")
         if len(rest) != view.cards_left:
             raise ValueError(f"deck_rest must hold {view.cards_left} cards; got {len(rest)}")
         unseen = set(view.unseen_cards)
@@ -330,6 +334,29 @@ class Game:
         s.chips[0, :] = view.chips
         s.hands[0, :] = [core.mask_of(h) for h in view.hands]
         return game
+
+    # ----------------------------------------------------------------- files
+    def to_json(
+        self,
+        *,
+        names: Sequence[str] | None = None,
+        bots: Sequence[object] | None = None,
+        include_deal: bool = False,
+    ) -> str:
+        """This round as a versioned JSON document (format: :mod:`nothanks_lab.records`)."""
+        from .records import round_to_json
+
+        return round_to_json(self, names=names, bots=bots, include_deal=include_deal)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, seed: SeedLike = None) -> Game:
+        """A round from its JSON document, replayed and checked; `ValueError` naming a bad field.
+
+        `seed` deals the face-down cards of an unfinished round saved without its deck.
+        """
+        from .records import load_round
+
+        return load_round(text, seed=seed).game
 
     # ----------------------------------------------------------------- display
     def __repr__(self) -> str:

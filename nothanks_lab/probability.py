@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .rules import Rules, _is_int
+from .rules import Rules
+from .validate import check_number, check_sequence, is_int, make_rng
 from .view import PlayerView
 
 __all__ = [
@@ -128,12 +129,13 @@ def _check_seen_count(n_seen: int, rules: Rules) -> None:
 
 
 def _check_n(n: int, least: int = 1) -> int:
-    if isinstance(n, bool) or not _is_int(n) or n < least:
+    if not is_int(n) or n < least:
         raise ValueError(f"n (the number of simulated rounds) must be a whole number >= {least}")
     return int(n)
 
 
 def _check_level(level: float) -> float:
+    level = check_number(level, "level (the confidence level)")
     if not 0.0 < level < 1.0:
         raise ValueError(
             f"level (the confidence level) must lie strictly between 0 and 1; got {level!r}"
@@ -431,7 +433,7 @@ def p_longest_run_at_least(k: int, rules: Rules | None = None, *, seen: Seen = (
     >>> p_longest_run_at_least(0), p_longest_run_at_least(25)
     (1.0, 0.0)
     """
-    if isinstance(k, bool) or not _is_int(k) or k < 0:
+    if not is_int(k) or k < 0:
         raise ValueError(f"k (a run length) must be a whole number >= 0; got {k!r}")
     rules, seen_set = _resolve_seen(seen, rules)
     k = int(k)
@@ -572,7 +574,7 @@ def sample_removed(
     """
     n = _check_n(n)
     rules, seen_set = _resolve_seen(seen, rules)
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     unseen = np.array([c for c in rules.cards if c not in seen_set], dtype=np.int64)
     r = rules.n_removed
     if r == len(unseen):  # every in-play card was seen: the removed set is known
@@ -612,7 +614,7 @@ def _simulate(
     seed: Seed,
 ) -> np.ndarray:
     """Apply `stat` to `n` sampled in-play masks, in batches; concatenated along axis 0."""
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     parts = []
     done = 0
     while done < n:
@@ -694,7 +696,7 @@ def mc_p_in_play_each(
     n, level = _check_n(n), _check_level(level)
     rules, seen_set = _resolve_seen(seen, rules)
     counts = np.zeros(rules.n_cards, dtype=np.int64)
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     done = 0
     while done < n:  # accumulate counts rather than keep n x n_cards samples
         size = min(_BATCH, n - done)
@@ -768,7 +770,7 @@ def mc_p_longest_run_at_least(
     level: float = 0.95,
 ) -> Estimate:
     """Simulated twin of :func:`p_longest_run_at_least`."""
-    if isinstance(k, bool) or not _is_int(k) or k < 0:
+    if not is_int(k) or k < 0:
         raise ValueError(f"k (a run length) must be a whole number >= 0; got {k!r}")
     n, level = _check_n(n), _check_level(level)
     rules, seen_set = _resolve_seen(seen, rules)
@@ -842,9 +844,11 @@ def convergence(
     >>> rows[1].high - rows[1].low < rows[0].high - rows[0].low
     True
     """
-    exact = float(exact_fn() if callable(exact_fn) else exact_fn)
-    sizes = [_check_n(n) for n in ns]
-    rng = np.random.default_rng(seed)
+    if not callable(mc_fn):
+        raise ValueError(f"mc_fn must be a function returning an Estimate; got {mc_fn!r}")
+    exact = check_number(exact_fn() if callable(exact_fn) else exact_fn, "exact_fn")
+    sizes = [_check_n(n) for n in check_sequence(ns, "ns", "a sequence of simulation sizes")]
+    rng = make_rng(seed)
     rows = []
     for size in sizes:
         est = mc_fn(n=size, seed=rng)

@@ -9,13 +9,19 @@ versions used by the engine live in :mod:`nothanks_lab.core` and are tested agai
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from .validate import is_int
 
 __all__ = ["Rules", "card_points", "runs", "score"]
 
 #: The engine stores a hand as a 64-bit mask, so no card may exceed this value.
 MAX_CARD = 62
+#: Most starting chips per player a rule set may give (the standard game gives 11).
+MAX_CHIPS = 1000
+#: Most players a rule set may seat (the standard game seats 3 to 7).
+MAX_PLAYERS = 12
 
 _STANDARD_CHIPS: tuple[tuple[int, int], ...] = ((3, 11), (4, 11), (5, 11), (6, 9), (7, 7))
 
@@ -63,7 +69,13 @@ class Rules:
                 f"n_removed must be between 0 and {self.n_cards - 1} for a deck of "
                 f"{self.n_cards} cards; got {self.n_removed}"
             )
-        table = tuple(_chip_entry(entry) for entry in self.chips)
+        chips = self.chips
+        if isinstance(chips, str | bytes | Mapping) or not isinstance(chips, Iterable):
+            raise ValueError(
+                "Rules.chips must be a tuple of (number of players, chips each) pairs, "
+                f"e.g. ((3, 11), (4, 11)); got {chips!r}"
+            )
+        table = tuple(_chip_entry(entry) for entry in chips)
         if not table:
             raise ValueError("Rules.chips must name at least one player count")
         counts = [n for n, _ in table]
@@ -72,8 +84,18 @@ class Rules:
         for n, c in table:
             if n < 2:
                 raise ValueError(f"a game needs at least 2 players; Rules.chips has {n}")
+            if n > MAX_PLAYERS:
+                raise ValueError(
+                    f"Rules.chips: at most {MAX_PLAYERS} players are supported; got {n}"
+                )
             if c < 0:
                 raise ValueError(f"starting chips cannot be negative; {n} players get {c}")
+            if c > MAX_CHIPS:
+                # Chips are 64-bit integers in compiled code; a bound keeps every sum exact.
+                raise ValueError(
+                    f"Rules.chips: starting chips must be at most {MAX_CHIPS} per player; "
+                    f"{n} players get {c}"
+                )
         object.__setattr__(self, "chips", tuple(sorted(table)))
 
     @property
@@ -98,9 +120,10 @@ class Rules:
 
     def starting_chips(self, n_players: int) -> int:
         """Chips each player starts with; `ValueError` for a player count the rules lack."""
-        for n, c in self.chips:
-            if n == n_players:
-                return c
+        if is_int(n_players):
+            for n, c in self.chips:
+                if n == n_players:
+                    return c
         raise ValueError(
             f"{n_players!r} players is not allowed by these rules; "
             f"allowed player counts: {', '.join(map(str, self.player_counts))}"
@@ -115,8 +138,9 @@ class Rules:
             out.append(int(c))
         bad = sorted({c for c in out if not self.low_card <= c <= self.high_card})
         if bad:
+            verb = "contain" if what.endswith("s") else "contains"  # "the deck contains"
             raise ValueError(
-                f"{what} contain {bad}, outside the deck {self.low_card}..{self.high_card}"
+                f"{what} {verb} {bad}, outside the deck {self.low_card}..{self.high_card}"
             )
         return tuple(out)
 
@@ -126,14 +150,16 @@ def _chip_entry(entry: object) -> tuple[int, int]:
     n: object
     c: object
     try:
+        if isinstance(entry, str | bytes | Mapping):
+            raise TypeError
         n, c = entry  # type: ignore[misc]
     except (TypeError, ValueError):
         raise ValueError(
             f"Rules.chips must hold (number of players, chips each) pairs; got {entry!r}"
         ) from None
     for x in (n, c):
-        if isinstance(x, bool) or not _is_int(x):
-            raise ValueError(f"Rules.chips entries must be whole numbers; got {entry!r}")
+        if not is_int(x):
+            raise ValueError(f"Rules.chips entries must be whole numbers (int); got {entry!r}")
     return int(n), int(c)  # type: ignore[call-overload]
 
 

@@ -9,11 +9,13 @@ equal views.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from . import validate
 from .core import mask_of
-from .rules import Rules, card_points
+from .rules import MAX_CHIPS, Rules, card_points
 
 __all__ = ["PlayerView"]
 
@@ -42,6 +44,89 @@ class PlayerView:
     """The rule set of the round."""
     current_player: int | None = None
     """Seat to act; None once the round is over."""
+
+    def __post_init__(self) -> None:
+        # Bots, probability and analysis trust a view, so an impossible one is refused here,
+        # whoever built it. Kept cheap: the engine builds one per decision.
+        rules = self.rules
+        if not isinstance(rules, Rules):
+            raise ValueError(f"PlayerView: rules must be a nothanks_lab.Rules; got {rules!r}")
+        n = validate.check_players(self.n_players, rules, "PlayerView: n_players")
+        seat = validate.check_seat(self.seat, n, "PlayerView: seat")
+        limit = n * MAX_CHIPS  # every chip of the table in one place
+        chips = self.chips
+        if type(chips) is not tuple:
+            if isinstance(chips, str | bytes) or not isinstance(chips, Iterable):
+                raise ValueError(f"PlayerView: chips must be a tuple of {n} counts; got {chips!r}")
+            chips = tuple(chips)
+        if len(chips) != n:
+            raise ValueError(f"PlayerView: chips must hold {n} counts (one per seat); got {chips}")
+        for c in chips:
+            if type(c) is not int or not 0 <= c <= limit:
+                chips = tuple(_count(c, "chips", limit) for c in chips)
+                break
+        my_chips = _count(self.my_chips, "my_chips", limit)
+        if my_chips != chips[seat]:
+            raise ValueError(
+                f"PlayerView: my_chips={my_chips} differs from chips[{seat}]={chips[seat]}"
+            )
+        pot = _count(self.pot, "pot", limit)
+        hands, masks, taken = _hands(self.hands, n, rules)
+        active = self.active_card
+        cards_left = _count(self.cards_left, "cards_left", rules.n_in_play)
+        if active is None:
+            if taken != rules.n_in_play or cards_left or pot or self.current_player is not None:
+                raise ValueError(
+                    "PlayerView: a view without an active card is a finished round: every one "
+                    f"of the {rules.n_in_play} in-play cards taken, cards_left 0, pot 0 and "
+                    f"current_player None; got {taken} taken, cards_left={cards_left}, "
+                    f"pot={pot}, current_player={self.current_player!r}"
+                )
+            current = None
+        else:
+            if not validate.is_int(active) or not rules.low_card <= active <= rules.high_card:
+                raise ValueError(
+                    f"PlayerView: active_card must be None or a card in "
+                    f"{rules.low_card}..{rules.high_card}; got {active!r}"
+                )
+            active = int(active)
+            if any((m >> active) & 1 for m in masks):
+                raise ValueError(f"PlayerView: active_card {active} is also in a hand: {hands}")
+            if taken + 1 + cards_left != rules.n_in_play:
+                raise ValueError(
+                    f"PlayerView: {taken} cards taken, the active card and cards_left="
+                    f"{cards_left} face down must add up to the {rules.n_in_play} in-play "
+                    "cards of these rules"
+                )
+            current = self.current_player
+            if current is not None:
+                current = validate.check_seat(current, n, "PlayerView: current_player")
+        # Store the normalized values (plain ints and tuples, so views hash and compare by
+        # value), and the hand masks computed anyway as the cached property's value.
+        self.__dict__.update(
+            n_players=n,
+            seat=seat,
+            chips=chips,
+            my_chips=my_chips,
+            pot=pot,
+            hands=hands,
+            active_card=active,
+            cards_left=cards_left,
+            current_player=current,
+            hand_masks=masks,
+        )
+
+    @classmethod
+    def _of_engine(cls, **fields: object) -> PlayerView:
+        """A view from the engine's own state, without re-checking it (hot path of play).
+
+        The engine only reaches valid positions (it checks every setup and move, and the fuzz
+        tests re-validate its views), so its views skip `__post_init__`; every other way to
+        build a view, `dataclasses.replace` included, is checked.
+        """
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
 
     @property
     def my_hand(self) -> tuple[int, ...]:
@@ -98,3 +183,63 @@ class PlayerView:
         from .render import view_html
 
         return view_html(self)
+
+
+def _count(value: object, name: str, limit: int) -> int:
+    """A whole number in ``0..limit`` for field `name`, or `ValueError`."""
+    if type(value) is int and 0 <= value <= limit:  # the engine's case, checked fast
+        return value
+    return validate.check_int(value, f"PlayerView: {name}", low=0, high=limit)
+
+
+def _hands(
+    hands: object, n: int, rules: Rules
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+    """Every seat's hand as a sorted tuple of ints, their bit masks and the number of cards."""
+    if isinstance(hands, str | bytes) or not isinstance(hands, Iterable):
+        raise ValueError(f"PlayerView: hands must be {n} hands (one per seat); got {hands!r}")
+    if type(hands) is not tuple:
+        hands = tuple(hands)
+    if len(hands) != n:
+        raise ValueError(f"PlayerView: hands must hold {n} hands (one per seat); got {hands!r}")
+    lo, hi = rules.low_card, rules.high_card
+    masks = []
+    held = 0
+    taken = 0
+    for h in hands:
+        m = 0
+        prev = lo - 1
+        if type(h) is tuple:  # the engine's case: sorted tuples of ints, checked in one pass
+            for c in h:
+                if type(c) is not int or not prev < c <= hi:
+                    break
+                prev = c
+                m |= 1 << c
+            else:
+                if held & m:
+                    twice = [c for c in h if (held >> c) & 1]
+                    raise ValueError(
+                        f"PlayerView: hands hold {twice} more than once (every card is unique)"
+                    )
+                held |= m
+                taken += len(h)
+                masks.append(m)
+                continue
+        return _hands(tuple(_hand(h, lo, hi) for h in hands), n, rules)
+    return hands, tuple(masks), taken
+
+
+def _hand(h: object, lo: int, hi: int) -> tuple[int, ...]:
+    """One hand as a sorted tuple of distinct ints in ``lo..hi``, or `ValueError`."""
+    if isinstance(h, str | bytes) or not isinstance(h, Iterable):
+        raise ValueError(f"PlayerView: each hand must be a tuple of cards; got {h!r}")
+    cards = tuple(h)
+    for c in cards:
+        if not validate.is_int(c):
+            raise ValueError(f"PlayerView: hands must hold whole-numbered cards; got {c!r}")
+        if not lo <= c <= hi:
+            raise ValueError(f"PlayerView: hands hold card {c}, outside the deck {lo}..{hi}")
+    out = tuple(sorted(int(c) for c in cards))
+    if len(set(out)) != len(out):
+        raise ValueError(f"PlayerView: a hand holds a card twice: {list(cards)}")
+    return out

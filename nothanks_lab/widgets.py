@@ -18,7 +18,7 @@ import functools
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any, TypeVar
 
@@ -32,6 +32,15 @@ from .parallel import SerialExecutor
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
 from .render import card_html, hand_html, match_html
 from .rules import Rules, runs
+from .validate import (
+    check_bool,
+    check_int,
+    check_number,
+    check_rules,
+    check_seed,
+    check_sequence,
+    is_int,
+)
 from .view import PlayerView
 
 __all__ = [
@@ -55,6 +64,26 @@ def default_bot_name() -> str:
     """The registry name the tables seat by default: ``"best"`` once it exists."""
     names = available_bots()
     return "best" if "best" in names else "marginal"
+
+
+#: Longest pause between bot moves a table accepts, in seconds (its slider stops at 3).
+MAX_BOT_DELAY_S = 60.0
+#: Largest seed a table's seed box can show.
+MAX_TABLE_SEED = 2**31 - 1
+
+
+def _table_seed(seed: object, name: str = "seed") -> int | None:
+    """A seed for a table's seed box: the one seed rule, as an int the box can show."""
+    seed = check_seed(seed, name)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(MAX_TABLE_SEED + 1))
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(1)[0]) % (MAX_TABLE_SEED + 1)
+    if seed is not None and seed > MAX_TABLE_SEED:
+        raise ValueError(
+            f"{name} must be at most {MAX_TABLE_SEED} (the seed box's limit); got {seed}"
+        )
+    return None if seed is None else int(seed)
 
 
 def _fresh_seed() -> int:
@@ -407,21 +436,19 @@ class PlayTable:
         double_click_s: float = 0.3,
         rules: Rules | None = None,
     ) -> None:
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
+        rules = check_rules(rules)
         counts = [n for n, _ in rules.chips]
-        if isinstance(n_players, bool) or n_players not in counts:
+        if not is_int(n_players) or int(n_players) not in counts:
             raise ValueError(f"n_players must be one of {counts}; got {n_players!r}")
+        n_players = int(n_players)
         human_seat = check_seat(human_seat, n_players, "human_seat")
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 20:
-            raise ValueError(f"rounds must be a whole number from 1 to 20; got {rounds!r}")
-        if bot_delay is not None and not (isinstance(bot_delay, int | float) and bot_delay >= 0):
-            raise ValueError(f"bot_delay must be None or a number >= 0; got {bot_delay!r}")
-        if not (isinstance(double_click_s, int | float) and double_click_s >= 0):
-            raise ValueError(f"double_click_s must be a number >= 0; got {double_click_s!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise ValueError(f"seed must be None or a whole number >= 0; got {seed!r}")
+        rounds = check_int(rounds, "rounds", low=1, high=20)
+        if bot_delay is not None:
+            # A finite pause the timer can keep (inf would kill the timer thread silently).
+            bot_delay = check_number(bot_delay, "bot_delay", low=0, high=MAX_BOT_DELAY_S)
+        double_click_s = check_number(double_click_s, "double_click_s", low=0, high=10)
+        hide_chips = check_bool(hide_chips, "hide_chips")
+        seed = _table_seed(seed)
         specs = self._seat_specs(bots, n_players, human_seat)
 
         self.rules = rules
@@ -725,8 +752,14 @@ class PlayTable:
         if game.is_over and len(self.results) == self._round_index:
             self.results.append(GameResult.of(game))
         if self.phase == "bot" and self.bot_delay == 0:
-            while self.phase == "bot":
-                self._bot_step()
+            try:
+                while self.phase == "bot":
+                    self._bot_step()
+            except PolicyError as exc:
+                # As with a paused bot: the table shows the failure (phase "failed") and the
+                # error panel says why, instead of the deal or the click raising.
+                self.errors.report(exc)
+                return
             self._after_change()
             return
         self._render()
@@ -920,6 +953,17 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
     return fig
 
 
+def _distinct_cards(cards: object, rules: Rules, name: str) -> tuple[int, ...]:
+    """`cards` as distinct cards of `rules`, or `ValueError` naming `name` (never merged)."""
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise ValueError(f"{name} must be a collection of card numbers; got {cards!r}")
+    out = rules.check_cards(cards, what=name)
+    if len(set(out)) != len(out):
+        twice = sorted({c for c in out if out.count(c) > 1})
+        raise ValueError(f"{name} names {twice} more than once; each card at most once")
+    return out
+
+
 class ProbabilityExplorer:
     """Click cards to mark them as mine or taken by others; the chance plots update live.
 
@@ -939,7 +983,7 @@ class ProbabilityExplorer:
         from . import plots, probability
 
         self._plots, self._probability = plots, probability
-        self.rules = Rules() if rules is None else rules
+        self.rules = check_rules(rules)
         self.errors = _ErrorPanel()
         self.mine: frozenset[int] = frozenset()
         self.seen: frozenset[int] = frozenset()
@@ -982,8 +1026,8 @@ class ProbabilityExplorer:
 
     def set_cards(self, hand: Sequence[int] = (), seen: Sequence[int] = ()) -> None:
         """Mark `hand` as mine and `seen` as taken by others; nothing changes on a bad marking."""
-        mine = frozenset(self.rules.check_cards(hand, what="hand"))
-        others = frozenset(self.rules.check_cards(seen, what="seen cards"))
+        mine = frozenset(_distinct_cards(hand, self.rules, "hand"))
+        others = frozenset(_distinct_cards(seen, self.rules, "seen"))
         both = sorted(mine & others)
         if both:
             raise ValueError(f"cards {both} cannot be both in my hand and taken by others")
@@ -1013,6 +1057,10 @@ class ProbabilityExplorer:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
+#: Largest pot axis a chip-value explorer draws.
+MAX_EXPLORER_POT = 200
+
+
 class ChipValueExplorer:
     """Sliders for card, pot and hand; the take-versus-pass figure updates in place.
 
@@ -1035,9 +1083,24 @@ class ChipValueExplorer:
         from .bots import MarginalCostBot
 
         self._analysis, self._plots, self._bot_class = analysis, plots, MarginalCostBot
-        self.rules = Rules() if rules is None else rules
+        self.rules = r = check_rules(rules)
+        # Checked here: a slider would silently clamp an out-of-range value.
+        card = check_int(card, "card", low=r.low_card, high=r.high_card)
+        max_pot = check_int(max_pot, "max_pot", low=1, high=MAX_EXPLORER_POT)
+        pot = check_int(pot, "pot", low=0, high=max_pot)
+        declared = params_of("marginal")["threshold"]
+        threshold = check_int(
+            threshold, "threshold", low=int(declared.low), high=int(declared.high)
+        )
+        hand = tuple(sorted(_distinct_cards(hand, r, "hand")))
+        if card in hand:
+            raise ValueError(f"card {card} is already in the hand {list(hand)}; pick another")
+        if len(hand) + 1 > r.n_in_play:
+            raise ValueError(
+                f"hand holds {len(hand)} cards; with the card that exceeds the "
+                f"{r.n_in_play} in-play cards of a round"
+            )
         self.errors = _ErrorPanel()
-        r = self.rules
         self.card = W.IntSlider(
             value=card, min=r.low_card, max=r.high_card, description="card", continuous_update=False
         )
@@ -1050,7 +1113,6 @@ class ChipValueExplorer:
             placeholder="e.g. 27 29",
             continuous_update=False,
         )
-        declared = params_of("marginal")["threshold"]
         self.threshold = W.IntSlider(
             value=threshold,
             min=int(declared.low),
@@ -1158,10 +1220,16 @@ class BotLab:
         seed: int = 1,
         chunks: int = 20,
     ) -> None:
-        bots = list(bots) if bots is not None else [("marginal", {"threshold": t}) for t in (0, 10)]
+        if bots is None:
+            bots = [("marginal", {"threshold": t}) for t in (0, 10)]
+        bots = check_sequence(bots, "bots", "a list of bots")
         bots += ["random"] * max(0, 3 - len(bots))
         if len(bots) > 7:
-            raise ValueError(f"a bot lab seats 3 to 7 bots; got {len(bots)}")
+            raise ValueError(f"bots: a bot lab seats 3 to 7 bots; got {len(bots)}")
+        # Checked here: the sliders and boxes would silently clamp an out-of-range value.
+        n_games = check_int(n_games, "n_games", low=10, high=20_000)
+        seed = check_int(seed, "seed", low=0, high=MAX_TABLE_SEED)
+        chunks = check_int(chunks, "chunks", low=1, high=1000)
         self.errors = _ErrorPanel()
         self.chunks = chunks
         self.pickers = [

@@ -44,8 +44,12 @@ def test_rounds_differing_only_in_unseen_cards_give_equal_views(n: int, rules: n
         a = nt.Game(n, rules=rules, deck=deck, first_player=first)
         b = nt.Game(n, rules=rules, deck=other, first_player=first)
         # Each round gets its own, identically seeded bots: equal views must mean equal moves.
-        bots_a = [nt.bots.RandomBot(seed=[trial, s], p_take=0.4) for s in range(n)]
-        bots_b = [nt.bots.RandomBot(seed=[trial, s], p_take=0.4) for s in range(n)]
+        bots_a = [
+            nt.bots.RandomBot(seed=np.random.SeedSequence([trial, s]), p_take=0.4) for s in range(n)
+        ]
+        bots_b = [
+            nt.bots.RandomBot(seed=np.random.SeedSequence([trial, s]), p_take=0.4) for s in range(n)
+        ]
         takes = 0
         while takes < k:
             views = [a.view(s) for s in range(n)]

@@ -9,6 +9,7 @@ hints. A bot that needs randomness owns a `numpy.random.Generator` seeded at con
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
@@ -17,6 +18,7 @@ import numpy as np
 
 from ..engine import Action
 from ..rules import Rules
+from ..validate import check_seed, make_rng
 from ..view import PlayerView
 
 __all__ = [
@@ -59,19 +61,30 @@ class Param:
     """`int`, `float` or `bool`."""
 
     def check(self, value: Any, owner: str) -> Any:
-        """Return `value` converted to `kind`, or raise `ValueError` naming the allowed range."""
+        """Return `value` converted to `kind`, or raise `ValueError` naming the allowed range.
+
+        The message names the bot (`owner`), the parameter, its type and its range; NaN and
+        infinities are refused like any other value outside the range.
+        """
         if self.kind is bool:
             if not isinstance(value, bool | np.bool_):
                 raise ValueError(f"{owner}: {self.name} must be True or False; got {value!r}")
             return bool(value)
-        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-            raise ValueError(f"{owner}: {self.name} must be a number; got {value!r}")
-        if self.kind is int and int(value) != value:
-            raise ValueError(f"{owner}: {self.name} must be a whole number; got {value!r}")
-        if not (self.low <= value <= self.high) or value != value:
+        kind = "a whole number (int)" if self.kind is int else "a number"
+        if isinstance(value, bool | np.bool_) or not isinstance(
+            value, int | float | np.integer | np.floating
+        ):
+            raise ValueError(
+                f"{owner}: {self.name} must be {kind} in [{self.low}, {self.high}]; got {value!r}"
+            )
+        if not math.isfinite(value) or not (self.low <= value <= self.high):
             raise ValueError(
                 f"{owner}: {self.name}={value!r} is outside its allowed range "
                 f"[{self.low}, {self.high}] ({self.doc})"
+            )
+        if self.kind is int and int(value) != value:
+            raise ValueError(
+                f"{owner}: {self.name} must be {kind} in [{self.low}, {self.high}]; got {value!r}"
             )
         return self.kind(value)
 
@@ -89,8 +102,12 @@ class Bot:
 
     def __init__(self, **params: Any) -> None:
         owner = type(self).__name__
+        if "seed" in params:
+            # A bot without randomness takes seed= too (callers may seed every bot alike), but
+            # only a seed the package's one seed rule accepts; it uses none.
+            check_seed(params.pop("seed"), "seed", owner=owner)
         known = {p.name: p for p in self.PARAMS}
-        unknown = sorted(set(params) - set(known) - {"seed"})
+        unknown = sorted(set(params) - set(known))
         if unknown:
             allowed = ", ".join(known) or "none"
             raise ValueError(f"{owner} has no parameter {', '.join(unknown)}; allowed: {allowed}")
@@ -152,9 +169,9 @@ class RandomizedBot(Bot):
         seed: int | np.random.Generator | np.random.SeedSequence | None = None,
         **params: Any,
     ) -> None:
+        self.rng = make_rng(seed, "seed", owner=type(self).__name__)
         super().__init__(**params)
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
 
 
 def decision_args(view: PlayerView) -> tuple[int, int, int, np.ndarray, np.ndarray, int]:
@@ -208,7 +225,7 @@ def bot_class(name: str) -> Callable[..., Any]:
     """The class or factory registered under `name`."""
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ValueError(
             f"unknown bot {name!r}; available: {', '.join(available_bots())}"
         ) from None
@@ -220,7 +237,12 @@ def make_bot(name: str, **params: Any) -> Policy:
     >>> make_bot("marginal", threshold=4)
     MarginalCostBot(threshold=4)
     """
-    return bot_class(name)(**params)
+    factory = bot_class(name)
+    try:
+        return factory(**params)
+    except TypeError as e:
+        # A factory or constructor given an argument it lacks: say which bot, as ValueError.
+        raise ValueError(f"make_bot({name!r}): {e}") from e
 
 
 def params_of(bot_or_name: Any) -> Mapping[str, Param]:

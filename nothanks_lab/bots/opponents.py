@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..validate import check_bool, check_number
 from ..view import PlayerView
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
 
@@ -203,6 +204,9 @@ class OpponentModel:
     """
 
     def __init__(self, prior_milker: float = 0.5, eps: float = 0.1, learn: bool = False) -> None:
+        prior_milker = check_number(prior_milker, "prior_milker", owner="OpponentModel")
+        eps = check_number(eps, "eps", owner="OpponentModel")
+        learn = check_bool(learn, "learn", owner="OpponentModel")
         if not 0.0 < prior_milker < 1.0 or not 0.0 < eps < 0.5:
             raise ValueError(
                 f"OpponentModel: prior_milker must lie in (0, 1) and eps in (0, 0.5); "

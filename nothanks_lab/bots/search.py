@@ -23,7 +23,7 @@ paired difference; and ``seat_tuned_5p`` has the bot's own seat play a milker tu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -260,8 +260,17 @@ class SearchBot(RandomizedBot):
         **params: Any,
     ) -> None:
         super().__init__(**params)
+        owner = type(self).__name__
+        for arg, value in (("rollout_params", rollout_params), ("linear_params", linear_params)):
+            if value is not None and not isinstance(value, Mapping):
+                raise ValueError(
+                    f"{owner}: {arg} must be a dict of parameter values or None; got {value!r}"
+                )
         # The own seat's policy under ``own_linear`` (its weights validated like LinearBot's).
-        self.linear = LinearBot(**(linear_params or {}))
+        try:
+            self.linear = LinearBot(**(linear_params or {}))
+        except ValueError as e:
+            raise ValueError(f"{owner}: linear_params: {e}") from None
         defaults = {p.name: p.default for p in HEURISTIC_PARAMS}
         unknown = sorted(set(rollout_params or {}) - set(defaults))
         if unknown:
