@@ -1,9 +1,10 @@
 """Command line for headless runs: tournaments, head-to-heads, sweeps and tuning.
 
-``python -m nothanks_lab tournament --players 5 --games 100000 --bots marginal:threshold=10
-random --seed 1 --workers 2`` prints the rating table (also installed as ``nothanks-lab``).
-Bots are given as registered names with optional parameters, ``name:key=value,key=value``;
-``python -m nothanks_lab bots`` lists them. Tables print as text, Markdown, CSV or JSON.
+``python -m nothanks_lab tournament --players 5 --games 20000 --bots marginal:threshold=10
+marginal:threshold=0 heuristic linear random --seed 1 --workers 2`` prints the rating table
+(also installed as ``nothanks-lab``). Bots are given as registered names with optional
+parameters, ``name:key=value,key=value`` (``python -m nothanks_lab bots`` lists them), or as a
+user's own class, ``path/to/mybot.py:MyBot:key=value`` or ``package.module:MyBot``. Tables print as text, Markdown, CSV or JSON.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -19,9 +21,14 @@ from typing import Any
 
 __all__ = ["main"]
 
+#: Seconds to wait for a Dask scheduler given with --scheduler before giving up.
+SCHEDULER_TIMEOUT_S = 5
+
 _EPILOG = """examples:
-  python -m nothanks_lab tournament --players 5 --games 100000 \\
-      --bots marginal:threshold=10 marginal:threshold=0 random --seed 1 --workers 2
+  python -m nothanks_lab tournament --players 5 --games 20000 --seed 1 --workers 2 \\
+      --bots marginal:threshold=10 marginal:threshold=0 heuristic linear random
+  python -m nothanks_lab tournament --players 3 --games 2000 --seed 1 \\
+      --bots path/to/mybot.py:MyBot:margin=3 heuristic linear
   python -m nothanks_lab head-to-head --candidate marginal:threshold=5 \\
       --opponent marginal:threshold=10 --players 3 --games 20000 --seed 1
   python -m nothanks_lab sweep --candidate marginal --grid threshold=0,5,10,15 \\
@@ -30,16 +37,18 @@ _EPILOG = """examples:
       --opponent marginal:threshold=10 --players 5 --games 5000 --seed 1
   python -m nothanks_lab bots
 
-Each deal is played in every seating (seats rotated, deals paired), so a run plays
-games x seatings rounds. Results depend only on the seed, never on --workers.
+Each deal is played in a balanced block of seatings (every order of the seats for up to 4
+players; for more, a block in which every bot holds every seat and sits directly after every
+other bot equally often, drawn at random per deal), so a run plays games x seatings rounds.
+Results depend only on the seed, never on --workers.
 """
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m nothanks_lab",
-        description="No Thanks! bot tournaments, sweeps and tuning with 95%% confidence "
-        "intervals, on paired deals with rotated seats.",
+        description="No Thanks! bot tournaments, sweeps and tuning with 95% confidence "
+        "intervals, on paired deals with balanced seating.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -82,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser(
         "tournament",
-        help="a field of bots on paired deals with rotated seats",
+        help="a field of bots on paired deals with balanced seating",
         description="Play a field of bots against each other; print the rating table. With "
         "more bots than seats, every combination of --players bots sits down.",
     )
@@ -100,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         "head-to-head",
         help="one candidate against copies of an opponent",
         description="The candidate against P-1 copies of one opponent (or P-1 opponents), "
-        "seats rotated so the candidate sits in every seat.",
+        "the candidate sitting in every seat equally often.",
     )
     h.add_argument("--candidate", "-c", required=True, metavar="BOT")
     h.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
@@ -151,6 +160,31 @@ def _parser() -> argparse.ArgumentParser:
     common(u)
 
     sub.add_parser("bots", help="list the registered bots and their parameters")
+
+    r = sub.add_parser(
+        "review",
+        help="review one seat's decisions in a saved round",
+        description="Value every decision of one seat in a round saved as JSON (Game.to_json) "
+        "by rollouts, and label each good, inaccuracy, mistake or blunder.",
+    )
+    r.add_argument("file", metavar="ROUND.json", help="a round document (see README)")
+    r.add_argument(
+        "--seat",
+        "-s",
+        type=int,
+        default=None,
+        help="seat to review (default: the first seat without a bot, else seat 0)",
+    )
+    r.add_argument("--seed", type=int, default=None, help="seed of the rollouts (default: fresh)")
+    r.add_argument(
+        "--rollouts", "-n", type=int, default=8000, help="rollouts per move (default 8000)"
+    )
+    r.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="output format (default text)",
+    )
     return parser
 
 
@@ -192,7 +226,14 @@ def _dask_client(address: str | None) -> Any:
         from dask.distributed import Client
     except ImportError:
         raise ValueError("--scheduler needs Dask: pip install 'nothanks_lab[dask]'") from None
-    client = Client(address)
+    try:
+        # A short timeout: an unreachable scheduler is an error in seconds, not a 30 s wait.
+        client = Client(address, timeout=SCHEDULER_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        raise ValueError(
+            f"--scheduler {address!r}: cannot reach a Dask scheduler there within "
+            f"{SCHEDULER_TIMEOUT_S} s ({type(e).__name__}: {e})"
+        ) from None
     try:
         yield client
     finally:
@@ -237,11 +278,61 @@ def _bots_listing() -> str:
     return "\n".join(lines)
 
 
+def _review(args: argparse.Namespace) -> str:
+    """The ``review`` command: load the round, review the seat, render the table."""
+    from pathlib import Path
+
+    from .records import load_round
+    from .review import review
+
+    try:
+        text = Path(args.file).read_bytes()
+    except OSError as e:
+        raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
+    try:
+        record = load_round(text, seed=0)
+    except ValueError as e:
+        raise ValueError(f"{args.file}: {e}") from None
+    seat = args.seat
+    if seat is None:
+        seat = next((i for i, s in enumerate(record.seats) if s.bot is None), 0)
+    result = review(
+        record.game,
+        seat,
+        seed=args.seed,
+        n=args.rollouts,
+        name=record.names[seat] if (0 <= seat < len(record.names)) else None,
+    )
+    if args.format == "json":
+        return json.dumps(
+            {
+                "seat": result.seat,
+                "name": result.name,
+                "policy": result.policy,
+                "rollouts": result.n,
+                "thresholds": vars(result.thresholds),
+                "final_score": result.final_score,
+                "total_cost": result.total_cost.value,
+                "total_cost_low": result.total_cost.low,
+                "total_cost_high": result.total_cost.high,
+                "accuracy": result.accuracy,
+                "counts": result.counts,
+                "moves": result.to_records(),
+            },
+            indent=2,
+        )
+    if args.format == "markdown":
+        return "\n\n".join([result.header(), result.table("markdown"), result.summary()])
+    return str(result)
+
+
 def run(argv: Sequence[str] | None = None) -> str:
     """Run the command line on `argv` and return what it prints (`ValueError` on bad input)."""
     args = _parser().parse_args(argv)
     if args.command == "bots":
         return _bots_listing()
+    if args.command == "review":
+        return _review(args)
     from .tournaments import head_to_head, sweep, tournament, tune
 
     with _dask_client(args.scheduler) as client:
@@ -289,6 +380,8 @@ def run(argv: Sequence[str] | None = None) -> str:
             )
     if args.format == "text":
         return str(result)
+    if args.format == "json" and hasattr(result, "to_document"):
+        return json.dumps(result.to_document(), indent=2)
     return _render(result.to_records(), args.format)
 
 
@@ -296,10 +389,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m nothanks_lab`` and the ``nothanks-lab`` script."""
     try:
         out = run(argv)
-    except ValueError as e:
+    except (ValueError, TypeError) as e:  # bad input, wherever it was found: no traceback
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(out)
+    except KeyboardInterrupt:  # Ctrl-C: the run has stopped its workers; no traceback
+        print("interrupted (Ctrl-C): stopped before the end, no result", file=sys.stderr)
+        return 130
+    try:
+        print(out)
+        sys.stdout.flush()
+    except BrokenPipeError:  # piped into `head` and so on: the reader has all it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is quiet
     return 0
 
 

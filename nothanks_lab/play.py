@@ -14,6 +14,7 @@ import numpy as np
 
 from .engine import Action, Event, Game, SeedLike
 from .rules import Rules
+from .validate import check_seed
 from .view import PlayerView
 
 __all__ = ["GameResult", "MatchResult", "PolicyError", "play_game", "play_match", "policy_name"]
@@ -26,6 +27,21 @@ class PolicyError(ValueError):
         super().__init__(message)
         self.policy = policy
         self.view = view
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The keyword-only arguments are not in ``args``: say how to rebuild, so the error
+        # crosses to the parent process intact when a bot fails on a worker.
+        return (
+            _rebuild_policy_error,
+            (type(self), str(self), self.policy, self.view),
+            self.__dict__,
+        )
+
+
+def _rebuild_policy_error(
+    cls: type[PolicyError], message: str, policy: object, view: PlayerView
+) -> PolicyError:
+    return cls(message, policy=policy, view=view)
 
 
 def policy_name(policy: object) -> str:
@@ -134,12 +150,17 @@ def play_game(
     """
     policies = _policy_list(policies)
     game = Game(len(policies), rules=rules, seed=seed, deck=deck, first_player=first_player)
-    check_policies(policies, game)
+    return GameResult.of(play_out(game, policies))
+
+
+def play_out(game: Game, policies: Sequence[object]) -> Game:
+    """Play `game` to its end, seat ``i`` moved by ``policies[i]``; returns the same game."""
+    policies = check_policies(_policy_list(policies), game)
     while not game.is_over:
         seat = game.current_player
         view = game.view(seat)
         game.step(ask(policies[seat], view, game.legal_actions()))
-    return GameResult.of(game)
+    return game
 
 
 @dataclass(frozen=True)
@@ -208,6 +229,7 @@ def play_match(
 
 
 def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
+    seed = check_seed(seed)  # the package's one seed rule
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):

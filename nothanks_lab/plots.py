@@ -25,9 +25,13 @@ __all__ = [
     "plot_chip_value",
     "plot_convergence",
     "plot_in_play_chances",
+    "plot_pairwise",
+    "plot_ratings",
     "plot_removed_count",
+    "plot_review",
     "plot_run_count",
     "plot_score_distribution",
+    "plot_seat_positions",
     "plot_sweep",
     "plot_take_pass",
     "plot_timeline",
@@ -536,4 +540,218 @@ def plot_timeline(
     fig.update_yaxes(title_text="chips", row=1, col=1)
     fig.update_yaxes(title_text="card points", row=2, col=1)
     fig.update_annotations(font_size=FONT_SIZE + 2)
+    return fig
+
+
+#: Review labels from good to bad.
+LABELS_ORDER = ("good", "inaccuracy", "mistake", "blunder")
+#: Marker colour of each review label, from good to bad.
+LABEL_COLORS = {
+    "good": "#2ca02c",
+    "inaccuracy": "#e6b800",
+    "mistake": "#ff7f0e",
+    "blunder": "#d62728",
+}
+
+
+def plot_review(review: Any) -> go.Figure:
+    """A reviewed seat's win chance over the round, every decision marked by its label.
+
+    Takes a :class:`~nothanks_lab.review.Review`. The line is the estimated win chance after
+    the move played (band: its 95% interval), the dashed line the same after the better move;
+    each decision is a marker coloured by its label, and every move not labelled good is
+    written out beside it (its card, the move, the label and the cost; the same slip repeated
+    on one card, round after round, as one note), so the figure reads without hovering.
+    """
+    moves = list(review.moves)
+    if not moves:
+        raise ValueError("the review holds no decision to plot (the seat never moved)")
+    x = [m.index + 1 for m in moves]
+    played = [m.played.win for m in moves]
+    better = [m.better.win for m in moves]
+    v, lo, hi = (100 * a for a in _bounds(played))
+    fig = go.Figure()
+    fig.add_scatter(
+        x=x + x[::-1],
+        y=list(hi) + list(lo[::-1]),
+        fill="toself",
+        fillcolor="rgba(31, 119, 180, 0.15)",
+        line={"width": 0},
+        hoverinfo="skip",
+        name="95% interval",
+    )
+    fig.add_scatter(
+        x=x,
+        y=100 * _bounds(better)[0],
+        mode="lines",
+        line={"color": "#7f7f7f", "dash": "dash", "width": 2},
+        name="after the better move",
+    )
+    fig.add_scatter(
+        x=x,
+        y=v,
+        mode="lines",
+        line={"color": "#1f77b4", "width": 3},
+        name="after the move played",
+    )
+    for label, color in LABEL_COLORS.items():
+        idx = [i for i, m in enumerate(moves) if m.label == label]
+        if not idx:
+            continue
+        fig.add_scatter(
+            x=[x[i] for i in idx],
+            y=[v[i] for i in idx],
+            mode="markers",
+            marker={"color": color, "size": 9 if label == "good" else 14, "line": {"width": 1}},
+            name=f"{label} ({len(idx)})",
+            hovertext=[
+                f"move {x[i]}: card {moves[i].card}, pot {moves[i].pot}: {moves[i].action}; "
+                f"better {moves[i].best}; cost {moves[i].cost:.1f} points"
+                for i in idx
+            ],
+            hoverinfo="text",
+        )
+    # Written labels: one per run of the same slip (a card passed round after round), offsets
+    # alternating above and below the curve so neighbouring labels do not overprint.
+    groups: list[list[int]] = []
+    for i, m in enumerate(moves):
+        if m.label == "good":
+            continue
+        last = groups[-1][-1] if groups else None
+        if (
+            last is not None
+            and moves[last].card == m.card
+            and moves[last].action is m.action
+            and last == i - 1
+        ):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    offsets = (-45, 45, -85, 85)
+    for k, group in enumerate(groups):
+        first = moves[group[0]]
+        worst = max(group, key=lambda i: LABELS_ORDER.index(moves[i].label))
+        costs = [moves[i].cost for i in group]
+        times = f" ×{len(group)}" if len(group) > 1 else ""
+        cost = f"−{costs[0]:.1f}" if len(group) == 1 else f"−{min(costs):.1f} to −{max(costs):.1f}"
+        fig.add_annotation(
+            x=x[group[0]],
+            y=v[group[0]],
+            text=f"{first.card}: {first.action}{times}<br>{moves[worst].label}, {cost} pts",
+            showarrow=True,
+            arrowhead=2,
+            arrowcolor=LABEL_COLORS[moves[worst].label],
+            ax=0,
+            ay=offsets[k % len(offsets)],
+            font={"size": FONT_SIZE - 3, "color": LABEL_COLORS[moves[worst].label]},
+            bgcolor="rgba(255, 255, 255, 0.85)",
+        )
+    acc = review.accuracy
+    title = (
+        f"Review of {review.name}: win chance move by move "
+        f"(expected cost {review.total_cost.value:.1f} points"
+        + ("" if acc is None else f", accuracy {acc:.0%}")
+        + ")"
+    )
+    _style(fig, title, "move of the round", "win chance (%)", height=560)
+    fig.update_yaxes(range=[-5, 105])
+    return fig
+
+
+def plot_pairwise(result: Any) -> go.Figure:
+    """A tournament's head-to-head matrix: the share of games the row bot beat the column bot.
+
+    `result` is a `TournamentResult` (its `pairwise()` is drawn) or a `Pairwise`. Each cell is
+    written out with its interval, so the figure reads without hovering.
+    """
+    pw = result.pairwise() if hasattr(result, "pairwise") else result
+    names = [str(n) for n in pw.names]
+    share = np.asarray(pw.share, dtype=np.float64)
+    text = [
+        [
+            ""
+            if np.isnan(share[a, b])
+            else f"{share[a, b]:.0%}<br>[{pw.low[a, b]:.0%}, {pw.high[a, b]:.0%}]"
+            for b in range(len(names))
+        ]
+        for a in range(len(names))
+    ]
+    fig = go.Figure(
+        go.Heatmap(
+            z=share.tolist(),
+            x=names,
+            y=names,
+            text=text,
+            texttemplate="%{text}",
+            zmin=0,
+            zmax=1,
+            colorscale="RdBu",
+            colorbar={"title": "row beats column", "tickformat": ".0%"},
+        )
+    )
+    _style(fig, "Head to head: how often the row bot scored lower", "column bot", "row bot")
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def plot_ratings(ratings: Any) -> go.Figure:
+    """Bradley–Terry ratings (Elo scale) with their intervals, best at the top.
+
+    `ratings` is a `Ratings` or a `TournamentResult` (its `ratings()` is drawn). The value is
+    printed beside each point, so the figure reads without hovering.
+    """
+    rt = ratings.ratings() if hasattr(ratings, "ratings") else ratings
+    recs = rt.to_records()[::-1]
+    v = np.array([r["rating"] for r in recs])
+    lo = np.array([r["low"] for r in recs])
+    hi = np.array([r["high"] for r in recs])
+    fig = go.Figure()
+    fig.add_scatter(
+        x=v.tolist(),
+        y=[r["bot"] for r in recs],
+        mode="markers+text",
+        text=[f"{x:+.0f}" for x in v],
+        textposition="top center",
+        marker={"size": 12, "color": "#1f77b4"},
+        error_x=_error_y(v, lo, hi),
+        name="rating",
+    )
+    anchor = f" (0 = {rt.anchor})" if rt.anchor else " (0 = the field's mean)"
+    _style(
+        fig,
+        "Ratings on the Elo scale" + anchor,
+        "rating (400 = 10-to-1 odds)",
+        "bot",
+        showlegend=False,
+    )
+    return fig
+
+
+def plot_seat_positions(result: Any, *, metric: str = "win_share") -> go.Figure:
+    """Win share (or mean score) by seat position with intervals: the first player's edge."""
+    if metric not in ("win_share", "mean_score"):
+        raise ValueError(f"metric must be 'win_share' or 'mean_score'; got {metric!r}")
+    if metric == "win_share":
+        v, ci = result.seat_win_share, result.seat_win_share_ci
+    else:
+        v, ci = result.seat_mean_score, result.seat_score_ci
+    p = len(v)
+    first = getattr(result, "first_player", 0)
+    labels = [f"seat {s}" + (" (first)" if s == first else "") for s in range(p)]
+    fig = go.Figure()
+    fig.add_bar(
+        x=labels,
+        y=np.asarray(v).tolist(),
+        error_y=_error_y(np.asarray(v), ci[:, 0], ci[:, 1]),
+        text=[f"{x:.1%}" if metric == "win_share" else f"{x:.1f}" for x in v],
+        textposition="outside",
+        marker_color="#1f77b4",
+    )
+    if metric == "win_share":
+        fig.add_hline(
+            y=1 / p, line_dash="dash", line_color=EXACT_COLOR, annotation_text=f"fair share 1/{p}"
+        )
+        fig.update_yaxes(tickformat=".0%")
+    title = "Win share by seat" if metric == "win_share" else "Mean score by seat"
+    _style(fig, title, "seat (in turn order)", metric.replace("_", " "), showlegend=False)
     return fig

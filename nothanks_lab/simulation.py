@@ -16,6 +16,8 @@ keep per game.
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,13 +28,42 @@ from .deals import deal_decks, stream_key
 from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
 from .rules import Rules
+from .validate import check_rules, check_seed, check_sequence, is_int
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "score_rows", "simulate", "simulate_chunks"]
 
 _ARRAYS = ("scores", "card_points", "chips", "winners", "win_share", "n_decisions")
 
-#: Rounds played per compiled call: memory grows with this, never with the total.
-DEFAULT_CHUNK_SIZE = 65_536
+#: Rounds played per compiled call: memory grows with this, never with the total. A compiled
+#: call does not see Ctrl-C until it returns, so one must stay well under a second (the
+#: slowest compiled bots, linear at 7 seats, take about 0.3 s for 8,192 rounds).
+DEFAULT_CHUNK_SIZE = 8_192
+
+#: Bytes of `SimResult` arrays per game and seat (scores, card points, chips: int64; winners:
+#: bool; win share: float64), and per game (move count: int64).
+_BYTES_PER_SEAT, _BYTES_PER_GAME = 3 * 8 + 1 + 8, 8
+
+
+def _memory_limit() -> int:
+    """Bytes a result may take: half of this machine's memory (8 GiB when it cannot be read)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (AttributeError, OSError, ValueError):
+        return 8 * 2**30
+
+
+def _check_memory(n_games: int, n_players: int) -> None:
+    """Refuse at once, before any game is played, a result that would not fit in memory."""
+    need = n_games * (n_players * _BYTES_PER_SEAT + _BYTES_PER_GAME)
+    limit = _memory_limit()
+    if need > limit:
+        raise ValueError(
+            f"simulate: n_games={n_games:,} at {n_players} seats needs about "
+            f"{need / 2**30:,.1f} GiB for the per-game results, more than the "
+            f"{limit / 2**30:,.1f} GiB allowed (half of this machine's memory); stream the run "
+            f"with nothanks_lab.simulation.simulate_chunks (same arguments, one result per "
+            f"chunk to aggregate and drop), or use nt.tournament for win shares and mean scores"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,12 +109,37 @@ class SimResult:
     @classmethod
     def concat(cls, parts: Sequence[SimResult]) -> SimResult:
         """Join results of consecutive game ranges (e.g. from several workers) into one."""
-        parts = list(parts)
+        parts = check_sequence(parts, "parts", "a sequence of SimResult")
         if not parts:
             raise ValueError("SimResult.concat needs at least one result")
+        for i, p in enumerate(parts):
+            if not isinstance(p, SimResult):
+                raise ValueError(
+                    f"SimResult.concat: parts[{i}] is a {type(p).__name__}, not a SimResult"
+                )
         if len({p.n_players for p in parts}) != 1:
             raise ValueError("SimResult.concat: results have different numbers of seats")
         first = parts[0]
+        for i, (a, b) in enumerate(itertools.pairwise(parts)):
+            if b.names != a.names:
+                raise ValueError(
+                    f"SimResult.concat: parts[{i + 1}] was played by {list(b.names)}, "
+                    f"parts[{i}] by {list(a.names)}; join only results of the same policies"
+                )
+            if (a.seed is None) != (b.seed is None) or (
+                a.seed is not None and _seed_key(a.seed) != _seed_key(b.seed)
+            ):
+                raise ValueError(
+                    f"SimResult.concat: parts[{i}] and parts[{i + 1}] come from different seeds "
+                    f"({a.seed!r} and {b.seed!r}); join only ranges of one seeded stream"
+                )
+            if a.seed is not None and b.game_offset != a.game_offset + a.n_games:
+                raise ValueError(
+                    f"SimResult.concat: parts[{i}] covers games {a.game_offset}.."
+                    f"{a.game_offset + a.n_games - 1} but parts[{i + 1}] starts at game_offset "
+                    f"{b.game_offset}, not {a.game_offset + a.n_games}; join consecutive, "
+                    "non-overlapping game ranges in order"
+                )
         return cls(
             **{f: np.concatenate([getattr(p, f) for p in parts]) for f in _ARRAYS},
             names=first.names,
@@ -94,6 +150,64 @@ class SimResult:
     def mean_scores(self) -> np.ndarray:
         """float64[P]: mean score per seat."""
         return self.scores.mean(axis=0)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One dict per game and seat: ``game`` (index in the seeded stream), ``seat``,
+        ``bot``, ``score``, ``card_points``, ``chips``, ``winner``, ``win_share``,
+        ``n_decisions``."""
+        names = self.names or tuple(f"seat {p}" for p in range(self.n_players))
+        return [
+            {
+                "game": self.game_offset + g,
+                "seat": p,
+                "bot": names[p],
+                "score": int(self.scores[g, p]),
+                "card_points": int(self.card_points[g, p]),
+                "chips": int(self.chips[g, p]),
+                "winner": bool(self.winners[g, p]),
+                "win_share": float(self.win_share[g, p]),
+                "n_decisions": int(self.n_decisions[g]),
+            }
+            for g in range(self.n_games)
+            for p in range(self.n_players)
+        ]
+
+    def to_frame(self) -> Any:
+        """`to_records` as a pandas DataFrame, built column-wise (needs pandas, optional)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "to_frame() needs pandas (pip install 'nothanks_lab[frames]'); to_records() "
+                "gives the same table as a list of dicts"
+            ) from None
+        g, p = self.n_games, self.n_players
+        names = self.names or tuple(f"seat {s}" for s in range(p))
+        return pd.DataFrame(
+            {
+                "game": np.repeat(np.arange(g) + self.game_offset, p),
+                "seat": np.tile(np.arange(p), g),
+                "bot": np.tile(np.array(names, dtype=object), g),
+                "score": self.scores.ravel(),
+                "card_points": self.card_points.ravel(),
+                "chips": self.chips.ravel(),
+                "winner": self.winners.ravel(),
+                "win_share": self.win_share.ravel(),
+                "n_decisions": np.repeat(self.n_decisions, p),
+            }
+        )
+
+
+def _seed_key(seed: Any) -> Any:
+    """What identifies a seeded stream: equal keys, equal deals (a Generator matches nothing,
+    since each run draws a fresh key from it)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return ("seq", str(seed.entropy), tuple(seed.spawn_key), seed.pool_size)
+    if isinstance(seed, np.ndarray):
+        return ("key", tuple(int(x) for x in seed.ravel()))
+    if is_int(seed):
+        return ("int", int(seed))
+    return ("object", id(seed), object())
 
 
 def _check_count(value: object, what: str) -> int:
@@ -218,9 +332,9 @@ def _plan(
     fast: bool | None = None,
 ) -> tuple[int, int, Callable[..., Iterator[SimResult]]]:
     """Check the arguments; the numbers of games and seats, and the chunks' lazy results."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
+    rules = check_rules(rules)
+    if not (isinstance(seed, np.ndarray) and seed.dtype == np.uint64 and seed.shape == (2,)):
+        seed = check_seed(seed)  # the one seed rule (or an already made uint64[2] key)
     try:
         policies = check_policies(policies)
     except ValueError as e:
@@ -234,7 +348,7 @@ def _plan(
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
     game_offset = _check_count(game_offset, "game_offset")
-    if fast not in (None, True, False):
+    if fast is not None and not isinstance(fast, bool | np.bool_):
         raise ValueError(f"fast must be None (automatic), True or False; got {fast!r}")
 
     if decks is not None:
@@ -256,10 +370,21 @@ def _plan(
 
     from . import fast as fastpath  # numba loads only once games are played
 
-    table = fastpath.fast_table(policies, rules) if fast is not False else None
+    table = None
+    if fast is not False:
+        try:
+            table = fastpath.fast_table(policies, rules, strict=True)
+        except fastpath.FastPathError:
+            if fast is True:
+                raise
     if fast is True and table is None:
         slow = [policy_name(p) for p in policies if not fastpath.has_fast_path(p)]
-        raise ValueError(f"fast=True but these policies have no compiled fast path: {slow}")
+        raise fastpath.FastPathError(
+            f"fast=True but these policies have no compiled fast path: {slow}"
+        )
+    if fast is None and table is None:
+        # The caller of simulate (or simulate_chunks) is told, once per bot class.
+        fastpath.warn_slow_path(policies, fastpath.slow_reasons(policies), stacklevel=3)
     names = tuple(policy_name(p) for p in policies)
 
     def chunks(out: dict[str, np.ndarray] | None = None) -> Iterator[SimResult]:
@@ -351,8 +476,10 @@ def simulate(
         chunk_size: rounds per compiled call (memory grows with it; results do not change).
         game_offset: play games ``game_offset .. game_offset+n_games-1`` of the seeded
             stream, so workers can share one run and get results identical to a single call.
-        fast: None picks the compiled path when every policy has one; False forces the
-            one-game engine; True requires the compiled path.
+        fast: None picks the compiled path when every policy has one, else plays through the
+            one-game engine with a `SlowPathWarning` (once per bot class); False forces the
+            engine (no warning); True requires the compiled path, raising `FastPathError`
+            (a `ValueError`) when a policy has none or its ``FAST_DECIDE`` does not compile.
 
     Returns:
         A `SimResult` of per-game arrays.
@@ -376,6 +503,7 @@ def simulate(
         game_offset=game_offset,
         fast=fast,
     )
+    _check_memory(total, n_players)
     if total <= chunk_size:
         return next(chunks())
     # Several chunks write into arrays of the full size: no copies, and the peak is the

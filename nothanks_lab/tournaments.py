@@ -1,9 +1,13 @@
 """Tournaments, parameter sweeps and tuning, with honest confidence intervals.
 
 A tournament seats a field of bots at a table of P seats in several *lineups* (which bots
-sit down together) and plays every lineup in all P *rotations*, so every bot sits in every
-seat position equally often. Deals are *paired*: deal ``i`` of the seeded stream is played
-once in every seating, so the luck of the cards cancels out of comparisons. Each bot's result
+sit down together) and plays each deal of a lineup in a *balanced block of seatings*
+(:mod:`nothanks_lab.seating`): every bot holds every seat and sits directly after every other
+bot equally often, and the block is drawn at random per deal, so copies of one bot have the
+same expected result wherever they stand in the field. (Rotations alone are not fair: they
+never change who sits after whom, and your left-hand neighbour is who gets the cards you
+pass.) Deals are *paired*: deal ``i`` of the seeded stream is played in every seating of its
+block, so the luck of the cards cancels out of comparisons. Each bot's result
 on a deal is its average over the seats it held on that deal; confidence intervals are
 Student-t intervals over those per-deal averages (the deals are the independent units, the
 games within a deal are not). Sums are exact integers (a win share of 1/k is counted as
@@ -17,22 +21,27 @@ numbers: every grid point or trial parameter sees the same deals.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import html
 import itertools
+import json
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .parallel import check_picklable, is_local, open_executor, run_tasks
+from .parallel import check_picklable, is_local, iter_tasks, open_executor
 from .play import policy_name
 from .rules import Rules
+from .seating import balanced_design, deal_cosets, lineup_blocks
 
 __all__ = [
     "Comparison",
+    "Pairwise",
+    "Ratings",
     "SweepResult",
     "TournamentResult",
     "TuneResult",
@@ -46,7 +55,7 @@ __all__ = [
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
 WIN_UNIT = 420
-#: Most seatings (lineups x rotations) a tournament will play per deal.
+#: Most seatings (lineups x balanced seatings each) a tournament will play per deal.
 MAX_SEATINGS = 10_000
 #: Deals per chunk of work when every bot has a compiled fast path, and when some do not.
 FAST_CHUNK, SLOW_CHUNK = 5_000, 200
@@ -89,8 +98,62 @@ def _parse_value(text: str) -> Any:
     raise ValueError(f"parameter value {text!r} is not a number or true/false")
 
 
+def _user_bot_class(spec: str) -> tuple[Any, str] | None:
+    """For ``"path/to/file.py:Class[:k=v]"`` or ``"package.module:Class[:k=v]"``: the class.
+
+    Returns None for a registered name (``"marginal:threshold=10"``: no dot, no slash). The
+    class is whatever builds a policy from keyword parameters (a `Bot` subclass, with its
+    declared parameters checked, or any callable returning an object with ``act``).
+    """
+    import importlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    where, _, rest = spec.strip().partition(":")
+    if not (where.endswith(".py") or "/" in where or "." in where):
+        return None
+    class_name, _, params = rest.partition(":")
+    if not class_name.strip().isidentifier():
+        raise ValueError(
+            f"bot spec {spec!r}: after {where!r} give the class name, as "
+            f"'{where}:ClassName' or '{where}:ClassName:key=value'"
+        )
+    if where.endswith(".py") or "/" in where:
+        path = Path(where).expanduser().resolve()
+        if not path.is_file():
+            raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
+        mod_name = f"nothanks_user_{abs(hash(str(path))):x}_{path.stem}"
+        module = sys.modules.get(mod_name)
+        if module is None:
+            loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+            if loader_spec is None or loader_spec.loader is None:
+                raise ValueError(f"bot spec {spec!r}: cannot load {str(path)!r} as Python")
+            module = importlib.util.module_from_spec(loader_spec)
+            sys.modules[mod_name] = module  # so worker processes can unpickle its bots
+            try:
+                loader_spec.loader.exec_module(module)
+            except Exception as e:
+                del sys.modules[mod_name]
+                raise ValueError(
+                    f"bot spec {spec!r}: {path.name} failed to load: {type(e).__name__}: {e}"
+                ) from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as e:
+            raise ValueError(f"bot spec {spec!r}: cannot import module {where!r} ({e})") from None
+    cls = getattr(module, class_name.strip(), None)
+    if cls is None or not callable(cls):
+        raise ValueError(f"bot spec {spec!r}: {where!r} has no class {class_name.strip()!r}")
+    return cls, params
+
+
 def make_policy(spec: Any) -> Any:
     """A policy from a spec: a policy object (used as is), ``"name:k=v"``, or ``(name, params)``.
+
+    A user's own bot class is given by where it lives: ``"path/to/mybot.py:MyBot:k=v"`` or
+    ``"package.module:MyBot:k=v"`` (built as ``MyBot(k=v)``).
 
     >>> make_policy(("marginal", {"threshold": 3}))
     MarginalCostBot(threshold=3)
@@ -98,6 +161,14 @@ def make_policy(spec: Any) -> Any:
     from .bots import make_bot
 
     if isinstance(spec, str):
+        user = _user_bot_class(spec)
+        if user is not None:
+            cls, rest = user
+            _, params = parse_bot_spec("user:" + rest)
+            try:
+                return cls(**params)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"bot spec {spec!r}: {e}") from None
         name, params = parse_bot_spec(spec)
         return make_bot(name, **params)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
@@ -157,10 +228,14 @@ def _check_int(value: object, what: str, low: int) -> int:
 
 def _check_seed(seed: object) -> int:
     """An explicit int seed (fresh entropy for None), so every result can be rerun."""
-    if seed is None:
-        return int(np.random.SeedSequence().generate_state(2, np.uint64)[0] >> np.uint64(1))
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0 or None; got {seed!r}")
+    from .validate import check_seed  # the package's one seed rule
+
+    seed = check_seed(seed)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2**63))  # drawn once; the result reports it for a rerun
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        seq = np.random.SeedSequence() if seed is None else seed
+        return int(seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
     return int(seed)
 
 
@@ -199,10 +274,23 @@ def _has_fast_path(policy: object) -> bool:
 # --------------------------------------------------------------------------- the work
 @dataclass(frozen=True)
 class _Plan:
-    """One tournament to play: the field and its seatings (bot index per seat)."""
+    """One tournament to play: the field and its lineups (field index per lineup position).
+
+    Each deal seats every lineup in one balanced block of seatings (:mod:`.seating`).
+    """
 
     policies: tuple[Any, ...]
-    seatings: tuple[tuple[int, ...], ...]
+    lineups: tuple[tuple[int, ...], ...]
+
+    @property
+    def blocks(self) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+        """Per lineup, per coset: the bot seatings (bot index per seat) played."""
+        return tuple(lineup_blocks(lu) for lu in self.lineups)
+
+    @property
+    def seatings_per_deal(self) -> int:
+        """Games each deal is played in (the same for every deal)."""
+        return sum(len(blocks[0]) for blocks in self.blocks)
 
 
 @dataclass(frozen=True)
@@ -223,8 +311,10 @@ class _Sums:
     """Exact integer sums over deals, mergeable in any grouping.
 
     Per deal and bot, ``X`` is the sum over the bot's seats of its win share (in units of
-    1/WIN_UNIT) or of its score. Kept: the number of deals, the sums of ``X`` and of the
-    products ``X_a * X_b`` (for variances and paired differences), and per-seating sums.
+    1/WIN_UNIT) or of its score; per deal and seat position, ``Y`` the same sums by seat.
+    Kept: the number of deals, the sums of ``X`` and ``Y`` and of their cross products (for
+    variances and paired differences), and per pair of bots ``Z_ab``, twice the number of
+    games in which ``a`` scored lower than ``b`` plus the ties, with its sum of squares.
     """
 
     n: int
@@ -232,8 +322,12 @@ class _Sums:
     win2: list[list[int]]
     score: list[int]
     score2: list[list[int]]
-    seat_win: list[list[int]]
-    seat_score: list[list[int]]
+    seat_win: list[int]
+    seat_win2: list[list[int]]
+    seat_score: list[int]
+    seat_score2: list[list[int]]
+    beat: list[list[int]]
+    beat2: list[list[int]]
     decisions: int
 
     def __add__(self, other: _Sums) -> _Sums:
@@ -243,58 +337,173 @@ class _Sums:
         return _Sums(*(add(getattr(self, f), getattr(other, f)) for f in _SUM_FIELDS))
 
 
-_SUM_FIELDS = ("n", "win", "win2", "score", "score2", "seat_win", "seat_score", "decisions")
+_SUM_FIELDS = (
+    "n",
+    "win",
+    "win2",
+    "score",
+    "score2",
+    "seat_win",
+    "seat_win2",
+    "seat_score",
+    "seat_score2",
+    "beat",
+    "beat2",
+    "decisions",
+)
 
 
-def _fresh_policies(policies: Sequence[Any], seed: int, start: int) -> list[Any]:
-    """Copies of the field for one chunk, each bot's own generator reseeded from (seed, chunk).
+def _fresh_policies(policies: Sequence[Any], seed: int, key: tuple[int, ...]) -> list[Any]:
+    """Copies of the field for one batch of games, each bot's own generator reseeded.
 
-    Copying keeps the caller's bots untouched and makes a chunk's play the same whether it
-    runs here or in another process; reseeding keeps a randomized bot's choices independent
-    between chunks (without it every chunk would replay the same random draws).
+    Copying keeps the caller's bots untouched and makes a batch's play the same whether it
+    runs here or in another process; reseeding from (seed, batch key) keeps a randomized bot's
+    choices independent between batches and lets one game be replayed on its own batch.
     """
     fresh = copy.deepcopy(list(policies))  # one deepcopy keeps shared objects shared
     for i, p in enumerate(fresh):
         if isinstance(getattr(p, "rng", None), np.random.Generator):
-            p.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(start, i)))
+            p.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(*key, i)))
     return fresh
 
 
-def _play_chunk(chunk: _Chunk) -> _Sums:
-    """Play deals ``[start, start + count)`` in every seating of the plan; exact sums."""
+@dataclass
+class _Games:
+    """Per-game outcomes of a chunk, slot-major: arrays [seatings per deal, deals, P]."""
+
+    bots: np.ndarray
+    scores: np.ndarray
+    card_points: np.ndarray
+    chips: np.ndarray
+    win_share: np.ndarray
+
+
+def _batches(chunk: _Chunk) -> Iterator[tuple[int, tuple[int, ...], np.ndarray, tuple[int, ...]]]:
+    """Every batch of games of a chunk: (slot, bot per seat, deal rows, reseed key), in order.
+
+    ``slot`` numbers the seatings of one deal (lineup by lineup, then within the coset);
+    ``rows`` are the chunk's deals (0-based) that play this coset: one array object per coset.
+    """
+    from .deals import stream_key
+
+    key = stream_key(chunk.seed)
+    design_slot = 0
+    for li, blocks in enumerate(chunk.plan.blocks):
+        cosets = deal_cosets(key, li, chunk.start, chunk.count, len(blocks))
+        for c, block in enumerate(blocks):
+            rows = np.flatnonzero(cosets == c)
+            if not len(rows):
+                continue
+            for k, seating in enumerate(block):
+                yield design_slot + k, seating, rows, (chunk.start, li, c, k)
+        design_slot += len(blocks[0])
+
+
+def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
+    """Play deals ``[start, start + count)`` in their seatings; exact sums.
+
+    With `games` (arrays shaped [seatings per deal, count, P]), every game's outcome is also
+    written into it.
+    """
     from .deals import deal_decks
-    from .simulation import simulate
+    from .fast import fast_table
+    from .simulation import _outcome, simulate
 
     plan = chunk.plan
-    n_bots = len(plan.policies)
-    policies = _fresh_policies(plan.policies, chunk.seed, chunk.start)
+    n_seats = len(plan.lineups[0])
+    shape = (plan.seatings_per_deal, chunk.count, n_seats)
+    if games is None:
+        games = _Games(*(np.zeros(shape, dtype=np.int64) for _ in range(4)), np.zeros(shape))
     decks = deal_decks(chunk.rules, chunk.seed, chunk.start, chunk.count)
-    win = np.zeros((chunk.count, n_bots), dtype=np.int64)
-    score = np.zeros((chunk.count, n_bots), dtype=np.int64)
-    seat_win, seat_score, decisions = [], [], 0
-    for seating in plan.seatings:
-        r = simulate(
-            [policies[b] for b in seating],
-            decks=decks,
-            rules=chunk.rules,
-            first_player=chunk.first_player,
-        )
-        w = np.rint(np.asarray(r.win_share) * WIN_UNIT).astype(np.int64)
-        s = np.asarray(r.scores, dtype=np.int64)
-        for seat, b in enumerate(seating):
-            win[:, b] += w[:, seat]
-            score[:, b] += s[:, seat]
-        seat_win.append(w.sum(axis=0).tolist())
-        seat_score.append(s.sum(axis=0).tolist())
+    decisions = 0
+    # All compiled: one kernel table for the field, reindexed per seating (no per-game Python).
+    table = fast_table(plan.policies, chunk.rules)
+    chips0 = chunk.rules.starting_chips(n_seats)
+    rows, d = None, decks
+    for slot, seating, batch_rows, key in _batches(chunk):
+        if batch_rows is not rows:  # a new coset: its deals, copied once for all its seatings
+            rows, d = batch_rows, decks[batch_rows]
+        if table is not None:
+            points, chips, moves = table.seated(seating).play(
+                chunk.rules,
+                chips0,
+                chunk.first_player,
+                decks=d,
+                key=None,
+                start=0,
+                count=len(d),
+            )
+            r = _outcome(points, chips, moves, (), None, 0)
+        else:
+            policies = _fresh_policies(plan.policies, chunk.seed, key)
+            r = simulate(
+                [policies[b] for b in seating],
+                decks=d,
+                rules=chunk.rules,
+                first_player=chunk.first_player,
+            )
         decisions += int(np.asarray(r.n_decisions).sum())
+        games.bots[slot, rows] = seating
+        games.scores[slot, rows] = r.scores
+        games.card_points[slot, rows] = r.card_points
+        games.chips[slot, rows] = r.chips
+        games.win_share[slot, rows] = r.win_share
+    return _sums_of(games, len(plan.policies), decisions)
+
+
+def _tally(
+    bots: np.ndarray,
+    scores: np.ndarray,
+    wins: np.ndarray,
+    win: np.ndarray,
+    score: np.ndarray,
+    beat: np.ndarray,
+) -> None:
+    """Per deal and bot, sum win units and scores; per pair, 2 per game won, 1 per tie.
+
+    `bots`, `scores`, `wins` are [slots, deals, P]; `win`, `score` are [deals, bots] and
+    `beat` [deals, bots, bots], all zeroed. Written in the subset of Python numba compiles:
+    one pass over the games instead of a dozen numpy passes.
+    """
+    for k in range(bots.shape[0]):
+        for d in range(bots.shape[1]):
+            for i in range(bots.shape[2]):
+                a = bots[k, d, i]
+                win[d, a] += wins[k, d, i]
+                score[d, a] += scores[k, d, i]
+                for j in range(bots.shape[2]):
+                    b = bots[k, d, j]
+                    if a != b:
+                        if scores[k, d, i] < scores[k, d, j]:
+                            beat[d, a, b] += 2
+                        elif scores[k, d, i] == scores[k, d, j]:
+                            beat[d, a, b] += 1
+
+
+def _sums_of(games: _Games, n_bots: int, decisions: int) -> _Sums:
+    """The exact sums of a chunk from its games (deal-major arrays)."""
+    from .fast import jit_pure
+
+    count = games.bots.shape[1]
+    w = np.rint(games.win_share * WIN_UNIT).astype(np.int64)
+    s = games.scores
+    win = np.zeros((count, n_bots), dtype=np.int64)
+    score = np.zeros((count, n_bots), dtype=np.int64)
+    beat = np.zeros((count, n_bots, n_bots), dtype=np.int64)
+    jit_pure(_tally)(games.bots, s, w, win, score, beat)
+    seat_win, seat_score = w.sum(axis=0), s.sum(axis=0)
     return _Sums(
-        n=chunk.count,
+        n=count,
         win=win.sum(axis=0).tolist(),
         win2=_cross_products(win),
         score=score.sum(axis=0).tolist(),
         score2=_cross_products(score),
-        seat_win=seat_win,
-        seat_score=seat_score,
+        seat_win=seat_win.sum(axis=0).tolist(),
+        seat_win2=_cross_products(seat_win),
+        seat_score=seat_score.sum(axis=0).tolist(),
+        seat_score2=_cross_products(seat_score),
+        beat=beat.sum(axis=0).tolist(),
+        beat2=(beat * beat).sum(axis=0).tolist(),
         decisions=decisions,
     )
 
@@ -326,34 +535,34 @@ def _run_plans(
         fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
         chunk_size = FAST_CHUNK if fast else SLOW_CHUNK
     chunk_size = _check_int(chunk_size, "chunk_size", 1)
-    starts = range(0, n_games, chunk_size)
-    chunks = [
-        _Chunk(plan, i, rules, seed, s, min(chunk_size, n_games - s), first_player)
-        for i, plan in enumerate(plans)
-        for s in starts
-    ]
+    per_plan = -(-n_games // chunk_size)
+    n_tasks = per_plan * len(plans)
+
+    def chunks() -> Iterator[_Chunk]:
+        # Made one at a time, as the executor has room: memory never grows with n_games.
+        for i, plan in enumerate(plans):
+            for s in range(0, n_games, chunk_size):
+                yield _Chunk(plan, i, rules, seed, s, min(chunk_size, n_games - s), first_player)
+
     if progress is None:
-        progress = len(chunks) > 1
-    with open_executor(executor, workers) as ex:
+        progress = n_tasks > 1
+    totals: list[_Sums | None] = [None] * len(plans)
+    with open_executor(executor, workers, n_tasks=n_tasks) as ex:
         if not is_local(ex):
             for plan in plans:
                 for p in plan.policies:
                     check_picklable(p, f"bot {policy_name(p)}")
-        answers = run_tasks(_play_chunk, chunks, ex, progress=progress, desc=desc)
-    totals: list[_Sums | None] = [None] * len(plans)
-    for chunk, answer in zip(chunks, answers, strict=True):
-        prev = totals[chunk.plan_index]
-        totals[chunk.plan_index] = answer if prev is None else prev + answer
+        answers = iter_tasks(_play_chunk, chunks(), ex, total=n_tasks, progress=progress, desc=desc)
+        try:  # answers arrive in chunk order, plan after plan
+            for k, answer in enumerate(answers):
+                prev = totals[k // per_plan]
+                totals[k // per_plan] = answer if prev is None else prev + answer
+        finally:
+            answers.close()  # cancels pending chunks at once on an error or Ctrl-C
     return [t for t in totals if t is not None]
 
 
-def _rotations(lineup: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The P rotations of a lineup: lineup position j sits at seat (j - r) mod P in rotation r."""
-    p = len(lineup)
-    return [tuple(lineup[(s + r) % p] for s in range(p)) for r in range(p)]
-
-
-def _seatings(
+def _lineups(
     n_bots: int, n_players: int, lineups: Iterable[Sequence[int]] | None
 ) -> tuple[tuple[int, ...], ...]:
     if lineups is None:
@@ -363,7 +572,8 @@ def _seatings(
                 f"field, give lineups=, or use head_to_head(candidate, opponent, ...)"
             )
         lineups = itertools.combinations(range(n_bots), n_players)
-    checked = []
+    checked: list[tuple[int, ...]] = []
+    block = balanced_design(n_players).block_size
     for lineup in lineups:
         lineup = tuple(lineup)
         if len(lineup) != n_players or not all(
@@ -374,17 +584,42 @@ def _seatings(
                 f"lineup {lineup!r} must list {n_players} bot indices in 0..{n_bots - 1}"
             )
         checked.append(tuple(int(b) for b in lineup))
-        if len(checked) * n_players > MAX_SEATINGS:
+        if len(checked) * block > MAX_SEATINGS:
             raise ValueError(
-                f"more than {MAX_SEATINGS} seatings per deal; use a smaller field or "
-                f"give lineups= explicitly"
+                f"more than {MAX_SEATINGS} seatings per deal ({len(checked)} lineups x "
+                f"{block} balanced seatings each); use a smaller field or give lineups= "
+                f"explicitly"
             )
     if not checked:
         raise ValueError("lineups must hold at least one lineup")
     missing = sorted(set(range(n_bots)) - {b for lu in checked for b in lu})
     if missing:
         raise ValueError(f"bots {missing} sit in no lineup; every bot in the field must play")
-    return tuple(s for lu in checked for s in _rotations(lu))
+    return tuple(checked)
+
+
+def _means_and_cis(
+    x1: Sequence[int],
+    x2: Sequence[Sequence[int]],
+    k: Sequence[int],
+    n: int,
+    unit: int,
+    confidence: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Means per game and Student-t intervals over deals, from exact per-deal sums.
+
+    Item ``b``'s per-deal value is ``X_b / (k_b * unit)``; ``x1`` sums ``X_b`` over deals,
+    ``x2[b][b]`` sums its squares.
+    """
+    means = np.array([x1[b] / (n * k[b] * unit) for b in range(len(x1))])
+    cis = np.full((len(x1), 2), math.nan)
+    if n >= 2:
+        t = _t_quantile(confidence, n)
+        for b in range(len(x1)):
+            var = Fraction(n * x2[b][b] - x1[b] ** 2, n * (n - 1) * k[b] ** 2 * unit**2)
+            half = t * math.sqrt(float(var) / n)
+            cis[b] = (means[b] - half, means[b] + half)
+    return means, cis
 
 
 # --------------------------------------------------------------------------- results
@@ -411,6 +646,92 @@ class Comparison:
 
 
 @dataclass(frozen=True, eq=False)
+class Pairwise:
+    """Head-to-head record of every pair of bots over the games in which both sat.
+
+    ``share[a, b]``: the share of those games in which ``a`` finished with a lower score than
+    ``b``, a tie counting one half (so ``share[a, b] + share[b, a] == 1``); NaN where the two
+    never met and on the diagonal. ``low``/``high``: its confidence interval (Student-t over
+    deals, the independent units).
+    """
+
+    names: tuple[str, ...]
+    share: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    games: np.ndarray
+    """int[bots, bots]: games in which both sat."""
+    confidence: float
+
+
+@dataclass(frozen=True, eq=False)
+class Ratings:
+    """Bradley–Terry ratings on the Elo scale: 400 points is 10-to-1 odds in a head-to-head.
+
+    Fitted by maximum likelihood to the pairwise records (`TournamentResult.pairwise`), with a
+    half-game prior each way per pair so that a bot that never loses still gets a finite
+    rating. Centred on `anchor` (0 there) or on the field's mean. The intervals come from a
+    parametric bootstrap over the pairwise shares (their per-deal standard errors), refitted
+    each time; they ignore the correlation between pairs, so read them as approximate.
+    """
+
+    names: tuple[str, ...]
+    rating: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    anchor: str | None
+    confidence: float
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One dict per bot, best first."""
+        order = np.argsort(-self.rating, kind="stable")
+        return [
+            {
+                "bot": self.names[b],
+                "rating": float(self.rating[b]),
+                "low": float(self.low[b]),
+                "high": float(self.high[b]),
+            }
+            for b in order
+        ]
+
+    def __str__(self) -> str:
+        pct = f"{self.confidence * 100:g}%"
+        head = ["bot", "rating", f"{pct} CI"]
+        rows = [
+            [r["bot"], f"{r['rating']:+.0f}", f"[{r['low']:+.0f}, {r['high']:+.0f}]"]
+            for r in self.to_records()
+        ]
+        return "Bradley–Terry ratings (Elo scale)\n" + _text_table(head, rows, {1, 2})
+
+
+_ELO = 400 / math.log(10)
+
+
+def _bradley_terry(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Bradley–Terry strengths (natural-log scale, mean 0) by Hunter's MM iteration.
+
+    `wins` is ``[..., bots, bots]`` (a batch of win tables at once), `games` ``[bots, bots]``.
+    A half-game prior each way per pair that met keeps every strength finite.
+    """
+    met = games > 0
+    w = np.where(met, wins + 0.5, 0.0)
+    n = np.where(met, games + 1.0, 0.0)
+    total = w.sum(axis=-1)
+    pi = np.ones(w.shape[:-1])
+    for _ in range(10_000):
+        denom = (n / (pi[..., :, None] + pi[..., None, :])).sum(axis=-1)
+        new = total / denom
+        new /= np.exp(np.log(new).mean(axis=-1, keepdims=True))
+        done = np.abs(np.log(new) - np.log(pi)).max() < 1e-10
+        pi = new
+        if done:
+            break
+    r = np.log(pi)
+    return r - r.mean(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True, eq=False)
 class TournamentResult:
     """Per-bot win shares and mean scores with confidence intervals; best first in tables.
 
@@ -426,26 +747,40 @@ class TournamentResult:
     """Deals played; each one in every seating."""
     seed: int
     """Seed of the deal stream (rerun with it to get the same table)."""
-    seatings: tuple[tuple[int, ...], ...]
-    """Bot index per seat, for each seating (lineups x rotations)."""
+    lineups: tuple[tuple[int, ...], ...]
+    """Which bots sit down together: field index per lineup position."""
     confidence: float
     """Confidence level of the intervals, e.g. 0.95."""
     sums: _Sums = field(repr=False)
     """Exact integer sums behind every number."""
+    policies: tuple[Any, ...] = field(default=(), repr=False)
+    """The field as played (copies are reseeded per batch; see `replay`)."""
+    rules: Rules = field(default_factory=Rules, repr=False)
+    """The rule set the deals were played under."""
+    first_player: int = 0
+    """The seat that acted first in every game."""
+    chunk_size: int = 0
+    """Deals per unit of work (records and replays rebuild the same batches)."""
 
     # ---------------------------------------------------------------- numbers per bot
     @property
+    def seatings_per_deal(self) -> int:
+        """Games each deal was played in: one balanced block of seatings per lineup."""
+        return _Plan(self.policies, self.lineups).seatings_per_deal
+
+    @property
     def n_games(self) -> int:
-        """Games played in all: deals x seatings."""
-        return self.n_deals * len(self.seatings)
+        """Games played in all: deals x seatings per deal."""
+        return self.n_deals * self.seatings_per_deal
 
     @property
     def seats_per_deal(self) -> np.ndarray:
-        """int[bots]: seats each bot holds per deal, summed over seatings."""
+        """int[bots]: seats each bot holds per deal, summed over its seatings."""
         counts = np.zeros(len(self.names), dtype=np.int64)
-        for seating in self.seatings:
-            for b in seating:
-                counts[b] += 1
+        for blocks in _Plan(self.policies, self.lineups).blocks:
+            for seating in blocks[0]:
+                for b in seating:
+                    counts[b] += 1
         return counts
 
     @property
@@ -474,14 +809,33 @@ class TournamentResult:
         return self._ci("mean_score")
 
     @property
-    def seat_mean_score(self) -> np.ndarray:
-        """float[seatings, P]: mean score of each seat in each seating."""
-        return np.array(self.sums.seat_score, dtype=np.float64) / self.n_deals
+    def seat_win_share(self) -> np.ndarray:
+        """float[P]: win share of each seat position (seat 0 acts first unless moved)."""
+        return self._seat("win_share")[0]
 
     @property
-    def seat_win_share(self) -> np.ndarray:
-        """float[seatings, P]: win share of each seat in each seating."""
-        return np.array(self.sums.seat_win, dtype=np.float64) / (WIN_UNIT * self.n_deals)
+    def seat_win_share_ci(self) -> np.ndarray:
+        """float[P, 2]: confidence interval of `seat_win_share` (over deals)."""
+        return self._seat("win_share")[1]
+
+    @property
+    def seat_mean_score(self) -> np.ndarray:
+        """float[P]: mean score of each seat position."""
+        return self._seat("mean_score")[0]
+
+    @property
+    def seat_score_ci(self) -> np.ndarray:
+        """float[P, 2]: confidence interval of `seat_mean_score` (over deals)."""
+        return self._seat("mean_score")[1]
+
+    def _seat(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        if metric == "win_share":
+            y1, y2, unit = self.sums.seat_win, self.sums.seat_win2, WIN_UNIT
+        else:
+            y1, y2, unit = self.sums.seat_score, self.sums.seat_score2, 1
+        return _means_and_cis(
+            y1, y2, [self.seatings_per_deal] * len(y1), self.n_deals, unit, self.confidence
+        )
 
     @property
     def mean_decisions(self) -> float:
@@ -547,24 +901,295 @@ class TournamentResult:
         raise ValueError(f"metric must be 'win_share' or 'mean_score'; got {metric!r}")
 
     def _mean(self, metric: str) -> np.ndarray:
-        x1, _, unit = self._raw(metric)
-        k = self.seats_per_deal
-        return np.array([x1[b] / (self.n_deals * k[b] * unit) for b in range(len(self.names))])
+        return self._means_cis(metric)[0]
 
     def _ci(self, metric: str) -> np.ndarray:
+        return self._means_cis(metric)[1]
+
+    def _means_cis(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
         x1, x2, unit = self._raw(metric)
-        n, k = self.n_deals, self.seats_per_deal
-        t = _t_quantile(self.confidence, n)
-        out = np.empty((len(self.names), 2))
-        for b in range(len(self.names)):
-            mean = x1[b] / (n * k[b] * unit)
-            if n < 2:
-                out[b] = math.nan
+        k = [int(c) for c in self.seats_per_deal]
+        return _means_and_cis(x1, x2, k, self.n_deals, unit, self.confidence)
+
+    # ---------------------------------------------------------------- structure
+    def _meets(self) -> np.ndarray:
+        """int[bots, bots]: per deal, the games in which bots a and b both sat."""
+        n_bots = len(self.names)
+        meets = np.zeros((n_bots, n_bots), dtype=np.int64)
+        for blocks in _Plan(self.policies, self.lineups).blocks:
+            for seating in blocks[0]:
+                for a in set(seating):
+                    for b in set(seating):
+                        if a != b:
+                            meets[a, b] += seating.count(a) * seating.count(b)
+        return meets
+
+    def pairwise(self) -> Pairwise:
+        """Each pair's head-to-head record with intervals (see `Pairwise`).
+
+        >>> r = tournament(["marginal:threshold=10", "marginal:threshold=-40", "marginal"],
+        ...                n_games=200, seed=1)
+        >>> pw = r.pairwise()
+        >>> bool(pw.low[0, 1] > 0.5), float(pw.share[0, 1] + pw.share[1, 0])
+        (True, 1.0)
+        """
+        m = self._meets()
+        n = self.n_deals
+        z1 = np.array(self.sums.beat, dtype=np.float64)
+        z2 = np.array(self.sums.beat2, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            unit = 2.0 * m
+            share = z1 / (n * unit)
+            if n >= 2:
+                var = (n * z2 - z1**2) / (n * (n - 1) * unit**2)
+                half = _t_quantile(self.confidence, n) * np.sqrt(np.maximum(var, 0) / n)
+            else:
+                half = np.full_like(share, math.nan)
+        share[m == 0] = math.nan
+        return Pairwise(self.names, share, share - half, share + half, m * n, self.confidence)
+
+    def ratings(
+        self, anchor: int | str | None = None, *, n_boot: int = 200, seed: int = 0
+    ) -> Ratings:
+        """Bradley–Terry ratings of the field on the Elo scale (see `Ratings`).
+
+        Every pair must be connected through games (the default lineups always are).
+
+        >>> r = tournament(["marginal:threshold=10", "marginal:threshold=-40",
+        ...                 "marginal:threshold=0"], n_games=200, seed=1)
+        >>> rt = r.ratings(anchor="MarginalCostBot(threshold=-40)")
+        >>> rt.names[int(rt.rating.argmax())], float(rt.rating[1])
+        ('MarginalCostBot(threshold=10)', 0.0)
+        """
+        pw = self.pairwise()
+        games = pw.games.astype(np.float64)
+        wins = np.nan_to_num(pw.share) * games
+        ref = None if anchor is None else self.index(anchor)
+        n_boot = _check_int(n_boot, "n_boot", 0)
+
+        def fit(w: np.ndarray) -> np.ndarray:
+            r = _bradley_terry(w, games) * _ELO
+            return r - (r[..., [ref]] if ref is not None else 0.0)
+
+        rating = fit(wins)
+        low = np.full_like(rating, math.nan)
+        high = np.full_like(rating, math.nan)
+        if n_boot > 0 and self.n_deals >= 2:
+            rng = np.random.default_rng(seed)
+            se = (pw.high - pw.low) / (2 * _t_quantile(self.confidence, self.n_deals))
+            upper = np.triu(games > 0, 1)
+            p = np.clip(
+                rng.normal(np.nan_to_num(pw.share), np.nan_to_num(se), size=(n_boot, *games.shape)),
+                0,
+                1,
+            )
+            p = np.where(upper, p, 0)
+            p = p + np.where(upper.T, 1 - np.swapaxes(p, -1, -2), 0)
+            draws = fit(p * games)
+            alpha = 1 - self.confidence
+            low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2], axis=0)
+        return Ratings(
+            self.names,
+            rating,
+            low,
+            high,
+            None if ref is None else self.names[ref],
+            self.confidence,
+        )
+
+    # ---------------------------------------------------------------- games one by one
+    def _plan(self) -> _Plan:
+        if not self.policies:
+            raise ValueError("this result does not carry its field; rerun the tournament")
+        return _Plan(self.policies, self.lineups)
+
+    def _chunks(self) -> Iterator[_Chunk]:
+        plan, size = self._plan(), self.chunk_size
+        for start in range(0, self.n_deals, size):
+            count = min(size, self.n_deals - start)
+            yield _Chunk(plan, 0, self.rules, self.seed, start, count, self.first_player)
+
+    def seatings_of(self, deal: int) -> list[tuple[int, ...]]:
+        """The seatings (bot index per seat) deal `deal` was played in, in slot order."""
+        if isinstance(deal, bool) or not isinstance(deal, int | np.integer):
+            raise ValueError(f"deal must be a whole number; got {deal!r}")
+        if not 0 <= deal < self.n_deals:
+            raise ValueError(f"deal must be in 0..{self.n_deals - 1}; got {deal}")
+        chunk = _Chunk(self._plan(), 0, self.rules, self.seed, int(deal), 1, self.first_player)
+        return [seating for _, seating, _, _ in _batches(chunk)]
+
+    def game_records(self) -> list[dict[str, Any]]:
+        """One record per game and seat, rebuilt from the seed (the games are replayed).
+
+        Keys: ``game`` (index, deal-major: ``deal * seatings_per_deal + slot``), ``deal``,
+        ``lineup`` (index into `lineups`), ``slot``, ``seat``, ``bot`` (name), ``bot_index``,
+        ``score``, ``card_points``, ``chips``, ``win_share``. `replay` rebuilds any game.
+
+        >>> r = tournament(["marginal:threshold=10", "marginal:threshold=0", "random"], n_games=3,
+        ...                seed=1)
+        >>> recs = r.game_records()
+        >>> len(recs) == r.n_games * 3, sorted(recs[0])[:4]
+        (True, ['bot', 'bot_index', 'card_points', 'chips'])
+        """
+        plan = self._plan()
+        n_slots, n_seats = self.seatings_per_deal, self.n_players
+        slot_lineup = [li for li, b in enumerate(plan.blocks) for _ in b[0]]
+        records: list[dict[str, Any]] = []
+        for chunk in self._chunks():
+            shape = (n_slots, chunk.count, n_seats)
+            g = _Games(*(np.zeros(shape, dtype=np.int64) for _ in range(4)), np.zeros(shape))
+            _play_chunk(chunk, g)
+            for d in range(chunk.count):
+                deal = chunk.start + d
+                for slot in range(n_slots):
+                    for seat in range(n_seats):
+                        b = int(g.bots[slot, d, seat])
+                        records.append(
+                            {
+                                "game": deal * n_slots + slot,
+                                "deal": deal,
+                                "lineup": slot_lineup[slot],
+                                "slot": slot,
+                                "seat": seat,
+                                "bot": self.names[b],
+                                "bot_index": b,
+                                "score": int(g.scores[slot, d, seat]),
+                                "card_points": int(g.card_points[slot, d, seat]),
+                                "chips": int(g.chips[slot, d, seat]),
+                                "win_share": float(g.win_share[slot, d, seat]),
+                            }
+                        )
+        return records
+
+    def save_games(self, path: Any) -> None:
+        """Write `game_records` to a Parquet file (needs pandas and pyarrow: the ``frames``
+        extra)."""
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ImportError(
+                "save_games needs pyarrow (pip install 'nothanks_lab[frames]'); game_records() "
+                "gives the same table as a list of dicts"
+            ) from None
+        self.game_frame().to_parquet(path, index=False)
+
+    # ---------------------------------------------------------------- files
+    def to_json(self) -> str:
+        """The result as a versioned JSON document: every number behind the tables.
+
+        The field itself is kept by name only, so a loaded result prints, compares and
+        rates like the original, while `game_records` and `replay` need the original (or a
+        rerun with the same seed).
+        """
+        doc = {
+            "format": "nothanks_lab.tournament",
+            "version": 1,
+            "names": list(self.names),
+            "n_players": self.n_players,
+            "n_deals": self.n_deals,
+            "seed": self.seed,
+            "lineups": [list(lu) for lu in self.lineups],
+            "confidence": self.confidence,
+            "rules": dataclasses.asdict(self.rules),
+            "first_player": self.first_player,
+            "chunk_size": self.chunk_size,
+            "sums": {f: getattr(self.sums, f) for f in _SUM_FIELDS},
+        }
+        return json.dumps(doc)
+
+    @classmethod
+    def from_json(cls, text: str) -> TournamentResult:
+        """A result saved by `to_json`; a malformed or foreign document is a `ValueError`."""
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"text is not a JSON document: {e}") from None
+        if not isinstance(doc, dict) or doc.get("format") != "nothanks_lab.tournament":
+            raise ValueError("format: not a nothanks_lab tournament result")
+        if doc.get("version") != 1:
+            raise ValueError(f"version: {doc.get('version')!r} is not a known version (1)")
+        try:
+            rules_doc = doc["rules"]
+            rules = Rules(**{k: _tuples(v) for k, v in rules_doc.items()})
+            sums = _Sums(**{f: doc["sums"][f] for f in _SUM_FIELDS})
+            lineups = tuple(tuple(int(b) for b in lu) for lu in doc["lineups"])
+            names = tuple(str(n) for n in doc["names"])
+            result = cls(
+                names,
+                int(doc["n_players"]),
+                int(doc["n_deals"]),
+                int(doc["seed"]),
+                lineups,
+                float(doc["confidence"]),
+                sums,
+                (),
+                rules,
+                int(doc["first_player"]),
+                int(doc["chunk_size"]),
+            )
+            _ = result.win_share_ci, result.pairwise()  # every number must be computable
+        except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError) as e:
+            raise ValueError(f"the document is inconsistent: {type(e).__name__}: {e}") from None
+        return result
+
+    def game_frame(self) -> Any:
+        """`game_records` as a pandas DataFrame (needs pandas, which is optional)."""
+        return _frame(self.game_records())
+
+    def replay(self, i: int) -> Any:
+        """Game `i` (as numbered by `game_records`) replayed through the one-game engine.
+
+        Returns the finished `nothanks_lab.Game`: same deal, same seating, same moves, so its
+        ``scores()`` equal the records'. A randomized bot replays the same draws: its batch of
+        games is replayed in order up to game `i`.
+        """
+        from .engine import Game
+        from .play import play_out
+
+        n_slots = self.seatings_per_deal
+        total = self.n_deals * n_slots
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < total:
+            raise ValueError(f"i must be a game index in 0..{total - 1}; got {i!r}")
+        deal, slot = divmod(int(i), n_slots)
+        start = deal - deal % self.chunk_size
+        chunk = _Chunk(
+            self._plan(),
+            0,
+            self.rules,
+            self.seed,
+            start,
+            min(self.chunk_size, self.n_deals - start),
+            self.first_player,
+        )
+        from .deals import deal_decks
+
+        decks = deal_decks(self.rules, self.seed, start, chunk.count)
+        for s, seating, rows, key in _batches(chunk):
+            if s != slot or deal - start not in rows:
                 continue
-            var = Fraction(n * x2[b][b] - x1[b] ** 2, n * (n - 1) * int(k[b]) ** 2 * unit**2)
-            half = t * math.sqrt(float(var) / n)
-            out[b] = (mean - half, mean + half)
-        return out
+            policies = _fresh_policies(self.policies, self.seed, key)
+            seated = [policies[b] for b in seating]
+            # Deterministic bots need only this deal; a randomized one (no compiled path)
+            # drew from its generator on every earlier game of the batch, in deal order.
+            earlier = rows[rows < deal - start] if not all(map(_has_fast_path, seated)) else []
+            for row in earlier:
+                play_out(
+                    Game(
+                        self.n_players,
+                        rules=self.rules,
+                        deck=decks[row],
+                        first_player=self.first_player,
+                    ),
+                    seated,
+                )
+            game = Game(
+                self.n_players,
+                rules=self.rules,
+                deck=decks[deal - start],
+                first_player=self.first_player,
+            )
+            return play_out(game, seated)
+        raise AssertionError("every deal is played in every slot")  # pragma: no cover
 
     # ---------------------------------------------------------------- tables
     def to_records(self) -> list[dict[str, Any]]:
@@ -597,7 +1222,8 @@ class TournamentResult:
         pct = f"{self.confidence * 100:g}%"
         return (
             f"No Thanks! tournament: {self.n_players} players, {self.n_deals:,} deals x "
-            f"{len(self.seatings)} seatings = {self.n_games:,} games, seed {self.seed}, {pct} CI"
+            f"{self.seatings_per_deal} seatings = {self.n_games:,} games, seed {self.seed}, "
+            f"{pct} CI"
         )
 
     def _rows(self) -> tuple[list[str], list[list[str]]]:
@@ -673,6 +1299,11 @@ def _html_table(title: str, head: list[str], rows: list[list[str]]) -> str:
     )
 
 
+def _tuples(value: Any) -> Any:
+    """JSON lists back to the tuples a frozen dataclass holds."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
 def _frame(records: list[dict[str, Any]]) -> Any:
     try:
         import pandas as pd
@@ -700,19 +1331,22 @@ def tournament(
     progress: bool | None = None,
     confidence: float = 0.95,
 ) -> TournamentResult:
-    """Play a field of bots against each other on paired deals with rotated seats.
+    """Play a field of bots against each other on paired deals with balanced seating.
 
     Args:
         bots: the field: policies, registered names like ``"marginal:threshold=10"``, or
             ``(name, params)`` pairs. The same object may appear more than once.
         n_players: seats at the table (default: the size of the field).
-        n_games: number of deals; each is played in every seating, so the games played are
-            ``n_games x len(result.seatings)``.
+        n_games: number of deals; each is played in a balanced block of seatings per
+            lineup, so the games played are ``n_games x result.seatings_per_deal``.
         seed: seed of the deal stream (None: fresh entropy, recorded in the result).
         rules: the rule set (default: the standard game).
-        lineups: which bots sit down together, as tuples of field indices, one per seat;
-            each is played in all P rotations. Default: every combination of P bots of the
-            field (just the field itself when it has exactly P bots).
+        lineups: which bots sit down together, as tuples of field indices, one per seat.
+            Each deal seats each lineup in a balanced block of seatings (every order for up
+            to 4 players; for more, a block in which every bot holds every seat and sits
+            directly after every other equally often, drawn at random per deal: see
+            :mod:`nothanks_lab.seating`). Default: every combination of P bots of the field
+            (just the field itself when it has exactly P bots).
         first_player: the seat that acts first in every game.
         chunk_size: deals per unit of work (default: 5,000 when every bot has a compiled
             fast path, else 200). Results never depend on the executor or the number of
@@ -726,7 +1360,7 @@ def tournament(
     ...                n_games=200, seed=1)
     >>> best = t.to_records()[0]
     >>> best["bot"], best["games"], bool(best["win_share_low"] > 1 / 3)
-    ('MarginalCostBot(threshold=10)', 600, True)
+    ('MarginalCostBot(threshold=10)', 1200, True)
     """
     rules = _check_rules(rules)
     if isinstance(bots, str | bytes) or not isinstance(bots, Sequence) or not bots:
@@ -747,9 +1381,10 @@ def tournament(
     first_player = _check_first_player(first_player, n_players)
     confidence = _check_confidence(confidence)
     seed = _check_seed(seed)
-    seatings = _seatings(len(policies), n_players, lineups)
+    plan = _Plan(policies, _lineups(len(policies), n_players, lineups))
+    chunk_size = _default_chunk_size([plan], chunk_size)
     (sums,) = _run_plans(
-        [_Plan(policies, seatings)],
+        [plan],
         n_games=n_games,
         seed=seed,
         rules=rules,
@@ -760,8 +1395,42 @@ def tournament(
         progress=progress,
         desc="tournament",
     )
+    return _result(
+        plan, n_players, n_games, seed, confidence, sums, rules, first_player, chunk_size
+    )
+
+
+def _default_chunk_size(plans: Sequence[_Plan], chunk_size: int | None) -> int:
+    """Deals per unit of work: smaller when some bot plays through the one-game engine."""
+    if chunk_size is None:
+        fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
+        return FAST_CHUNK if fast else SLOW_CHUNK
+    return _check_int(chunk_size, "chunk_size", 1)
+
+
+def _result(
+    plan: _Plan,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    confidence: float,
+    sums: _Sums,
+    rules: Rules,
+    first_player: int,
+    chunk_size: int,
+) -> TournamentResult:
     return TournamentResult(
-        _unique_names(policies), n_players, n_games, seed, seatings, confidence, sums
+        _unique_names(plan.policies),
+        n_players,
+        n_games,
+        seed,
+        plan.lineups,
+        confidence,
+        sums,
+        plan.policies,
+        rules,
+        first_player,
+        chunk_size,
     )
 
 
@@ -797,15 +1466,15 @@ def head_to_head(
     seed: int | None = None,
     **options: Any,
 ) -> TournamentResult:
-    """The common analysis "candidate against P-1 copies of opponent", seats rotated.
+    """The common analysis "candidate against P-1 copies of opponent", seating balanced.
 
     `opponent` may also be a list of P-1 opponents. The candidate sits in every seat once
     per deal; ``result.win_share[0]`` is its win share (1/P means no better than its table).
     `options` are those of `tournament` (rules, executor, workers, chunk_size, ...).
 
     >>> r = head_to_head("marginal:threshold=10", "marginal:threshold=-40", 3, 100, seed=2)
-    >>> r.seatings, bool(r.win_share_ci[0, 0] > 1 / 3)
-    (((0, 1, 1), (1, 1, 0), (1, 0, 1)), True)
+    >>> r.seatings_per_deal, bool(r.win_share_ci[0, 0] > 1 / 3)
+    (3, True)
     """
     rules = _check_rules(options.pop("rules", None))
     n_players = _check_players(n_players, rules)
@@ -926,7 +1595,7 @@ class SweepResult:
         ops = ", ".join(sorted(set(r.names[1:])))
         return (
             f"Sweep: candidate vs {ops}; {r.n_players} players, {r.n_deals:,} deals per point "
-            f"x {len(r.seatings)} seatings, seed {r.seed}, {r.confidence:.0%} CI"
+            f"x {r.seatings_per_deal} seatings, seed {r.seed}, {r.confidence:.0%} CI"
         )
 
     def __str__(self) -> str:
@@ -986,8 +1655,9 @@ def sweep(
     build = _candidate_factory(make_candidate)
     points = _grid_points(grid)
     ops, positions = _opponent_field(opponents, n_players)
-    seatings = _rotations((0, *positions))
-    plans = [_Plan((make_policy(build(**p)), *ops), tuple(seatings)) for p in points]
+    lineups = ((0, *positions),)
+    plans = [_Plan((make_policy(build(**p)), *ops), lineups) for p in points]
+    chunk_size = _default_chunk_size(plans, chunk_size)
     sums = _run_plans(
         plans,
         n_games=n_games,
@@ -1001,9 +1671,7 @@ def sweep(
         desc="sweep",
     )
     results = tuple(
-        TournamentResult(
-            _unique_names(plan.policies), n_players, n_games, seed, plan.seatings, confidence, s
-        )
+        _result(plan, n_players, n_games, seed, confidence, s, rules, first_player, chunk_size)
         for plan, s in zip(plans, sums, strict=True)
     )
     return SweepResult(tuple(points), results)
@@ -1028,8 +1696,38 @@ class TuneResult:
     """``"win_share"`` (maximized) or ``"mean_score"`` (minimized)."""
 
     def to_records(self) -> list[dict[str, Any]]:
-        """The evaluations as a tidy table (one dict per distinct parameter set tried)."""
-        return [dict(h) for h in self.history]
+        """The evaluations as a tidy table (one dict per distinct parameter set tried).
+
+        Column ``best`` marks the chosen parameters; on that row the ``fresh_*`` columns give
+        the check on independent deals (None elsewhere, or when there was no validation).
+        """
+        fresh = self.validation.to_records() if self.validation is not None else None
+        cand = next((r for r in fresh or [] if r["bot"] == self.validation.names[0]), None)
+        rows = []
+        for h in self.history:
+            best = all(h.get(k) == v for k, v in self.best_params.items())
+            row = {**h, "best": best}
+            for key in ("win_share", "win_share_low", "win_share_high", "mean_score"):
+                row[f"fresh_{key}"] = cand[key] if best and cand is not None else None
+            rows.append(row)
+        return rows
+
+    def to_document(self) -> dict[str, Any]:
+        """Everything as one JSON-ready dict: best parameters, both checks, the history."""
+        cand = self.best.to_records()
+        fresh = self.validation.to_records() if self.validation is not None else None
+        return {
+            "best_params": dict(self.best_params),
+            "metric": self.metric,
+            "method": self.method,
+            "tuning_deals": cand,
+            "fresh_deals": fresh,
+            "history": [dict(h) for h in self.history],
+        }
+
+    def to_frame(self) -> Any:
+        """The evaluations as a pandas DataFrame (needs pandas, which is optional)."""
+        return _frame(self.to_records())
 
     def __str__(self) -> str:
         params = ", ".join(
@@ -1293,9 +1991,14 @@ def _integer_params(
         declared = params_of(make_candidate) if isinstance(make_candidate, str | type) else {}
     except ValueError:
         declared = {}
-    return {
-        name
-        for name, b in bounds.items()
-        if all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in b)
-        or getattr(declared.get(name), "kind", None) is int
-    }
+    # A declared parameter keeps its declared type (float bounds written as ints still search
+    # floats); only an undeclared one is taken as whole-numbered from int bounds.
+    ints = set()
+    for name, b in bounds.items():
+        kind = getattr(declared.get(name), "kind", None)
+        if kind is int or (
+            kind is None
+            and all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in b)
+        ):
+            ints.add(name)
+    return ints

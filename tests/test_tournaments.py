@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import itertools
 from collections import Counter
 from typing import Any, ClassVar
 
@@ -30,11 +31,12 @@ def per_deal_values(result: nt.TournamentResult, policies: list[Any], seed: int)
     n_bots = len(result.names)
     win = np.zeros((result.n_deals, n_bots))
     score = np.zeros((result.n_deals, n_bots))
-    for seating in result.seatings:
-        r = nt.simulate([policies[b] for b in seating], decks=decks)
-        for seat, b in enumerate(seating):
-            win[:, b] += r.win_share[:, seat]
-            score[:, b] += r.scores[:, seat]
+    for d in range(result.n_deals):
+        for seating in result.seatings_of(d):
+            r = nt.simulate([policies[b] for b in seating], decks=decks[d : d + 1])
+            for seat, b in enumerate(seating):
+                win[d, b] += r.win_share[0, seat]
+                score[d, b] += r.scores[0, seat]
     k = result.seats_per_deal
     return win / k, score / k
 
@@ -76,37 +78,40 @@ def test_make_policy_accepts_objects_names_and_pairs() -> None:
 
 
 # ------------------------------------------------------------------------ design
-def test_exactly_p_bots_rotate_through_every_seat() -> None:
+def test_exactly_p_bots_play_every_order_of_seats() -> None:
     r = tournament(
         ["marginal:threshold=10", "marginal:threshold=0", "marginal:threshold=5"],
         n_games=20,
         seed=1,
     )
-    assert len(r.seatings) == 3
-    for b in range(3):
-        assert sorted(s.index(b) for s in r.seatings) == [0, 1, 2]
-    assert r.n_games == 60
-    assert r.games.tolist() == [60, 60, 60]
+    assert r.seatings_per_deal == 6
+    for deal in (0, 7, 19):
+        assert sorted(r.seatings_of(deal)) == sorted(itertools.permutations(range(3)))
+    assert r.n_games == 120
+    assert r.games.tolist() == [120, 120, 120]
 
 
 def test_field_larger_than_table_plays_every_lineup_in_every_seat() -> None:
     field = [MarginalCostBot(t) for t in (10, 0, 5, -40)]
     r = tournament(field, 3, n_games=10, seed=2)
-    assert len(r.seatings) == 4 * 3  # C(4, 3) lineups x 3 rotations
+    assert r.lineups == ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))
+    seatings = r.seatings_of(4)
+    assert len(seatings) == 4 * 6  # C(4, 3) lineups x every order of 3 seats
     for b in range(4):
-        seats = Counter(s.index(b) for s in r.seatings if b in s)
-        assert seats == {0: 3, 1: 3, 2: 3}  # each of its 3 lineups puts it in every seat once
-    assert r.seats_per_deal.tolist() == [9, 9, 9, 9]
+        seats = Counter(s.index(b) for s in seatings if b in s)
+        assert seats == {0: 6, 1: 6, 2: 6}  # each of its 3 lineups puts it in every seat twice
+    assert r.seats_per_deal.tolist() == [18, 18, 18, 18]
 
 
 def test_head_to_head_seats_the_candidate_everywhere() -> None:
     r = head_to_head("marginal:threshold=5", "marginal:threshold=10", 4, 10, seed=3)
-    assert r.seatings == ((0, 1, 1, 1), (1, 1, 1, 0), (1, 1, 0, 1), (1, 0, 1, 1))
+    # Copies of one opponent: the 24 orders of a deal come down to the 4 rotations.
+    assert sorted(r.seatings_of(3)) == [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0)]
     assert r.games.tolist() == [40, 120]
     listed = head_to_head(
         "marginal:threshold=5", ["marginal", "marginal:threshold=0"], 3, 10, seed=3
     )
-    assert len(listed.names) == 3 and listed.seatings[0] == (0, 1, 2)
+    assert len(listed.names) == 3 and listed.seatings_per_deal == 6
 
 
 def test_deals_are_shared_by_every_seating() -> None:
@@ -124,29 +129,30 @@ def test_deals_are_shared_by_every_seating() -> None:
         [DeckRecorder(), DeckRecorder(), DeckRecorder()], n_games=4, seed=9, chunk_size=3
     )
     n_in_play = nt.Rules().n_in_play
-    assert len(DeckRecorder.seen) == 4 * 3 * n_in_play
+    assert len(DeckRecorder.seen) == 4 * r.seatings_per_deal * n_in_play
     games = Counter(
         tuple(DeckRecorder.seen[i : i + n_in_play])
         for i in range(0, len(DeckRecorder.seen), n_in_play)
     )
     expected = {tuple(d) for d in deal_decks(None, 9, 0, 4).tolist()}
     assert set(games) == expected
-    assert all(c == len(r.seatings) for c in games.values())
+    assert all(c == r.seatings_per_deal for c in games.values())
 
 
 # ------------------------------------------------------------------------ statistics
 def test_identical_bots_share_wins_equally_with_intervals_covering_one_over_p() -> None:
     for p in (3, 5):
         r = tournament([MarginalCostBot(8)] * p, n_games=300, seed=4)
-        # On paired deals with rotated seats identical bots tie exactly on every deal.
+        # Every seating of a deal puts the same bot everywhere: they tie on every deal.
         assert np.allclose(r.win_share, 1 / p)
         assert np.all(r.win_share_ci[:, 0] <= 1 / p) and np.all(r.win_share_ci[:, 1] >= 1 / p)
         assert len(set(r.mean_score.tolist())) == 1
 
 
-def test_intervals_are_t_intervals_over_per_deal_averages() -> None:
-    policies = [MarginalCostBot(t) for t in (10, 0, 4)]
-    r = tournament(policies, n_games=250, seed=5, chunk_size=60)
+@pytest.mark.parametrize("p", [3, 5])
+def test_intervals_are_t_intervals_over_per_deal_averages(p: int) -> None:
+    policies = [MarginalCostBot(t) for t in (10, 0, 4, -3, 20)[:p]]
+    r = tournament(policies, n_games=250 if p == 3 else 60, seed=5, chunk_size=23)
     win, score = per_deal_values(r, policies, 5)
     for b in range(3):
         for values, mean, ci in (
@@ -172,7 +178,7 @@ def test_intervals_are_t_intervals_over_per_deal_averages() -> None:
     assert c.high - c.low < (r.score_ci[2, 1] - r.score_ci[2, 0]) + (
         r.score_ci[1, 1] - r.score_ci[1, 0]
     )
-    assert w.shape == (3, 2)
+    assert w.shape == (p, 2)
 
 
 def test_weak_bots_rank_below_marginal_cost_with_separate_intervals() -> None:
@@ -182,8 +188,13 @@ def test_weak_bots_rank_below_marginal_cost_with_separate_intervals() -> None:
         seed=6,
     )
     rec = r.to_records()
-    assert rec[0]["bot"] == "MarginalCostBot(threshold=10)"
-    assert rec[-1]["bot"] == "RandomBot(p_take=1)"
+    # Beside a bot that takes everything, never taking (-40) beats taking cheap cards (10)
+    # once both cyclic orders are played; rotations of one order alone had it the other way.
+    assert [x["bot"] for x in rec] == [
+        "MarginalCostBot(threshold=-40)",
+        "MarginalCostBot(threshold=10)",
+        "RandomBot(p_take=1)",
+    ]
     best, worst = rec[0], rec[-1]
     assert best["win_share_low"] > rec[1]["win_share_high"]
     assert rec[1]["win_share_low"] >= worst["win_share_high"]
@@ -231,7 +242,7 @@ def test_tables_text_html_records() -> None:
         seed=1,
     )
     text = str(r)
-    assert "3 players" in text and "50 deals" in text and "150 games" in text
+    assert "3 players" in text and "50 deals" in text and "300 games" in text
     lines = text.splitlines()
     assert lines[3].split()[:2] == ["1", "MarginalCostBot(threshold=10)"]
     html = r._repr_html_()
@@ -242,7 +253,7 @@ def test_tables_text_html_records() -> None:
     assert ws == sorted(ws, reverse=True)
     assert sum(ws) == pytest.approx(1.0)  # every game has winners sharing exactly one win
     assert all(x["win_share_low"] <= x["win_share"] <= x["win_share_high"] for x in rec)
-    assert all(x["games"] == 150 and x["deals"] == 50 for x in rec)
+    assert all(x["games"] == 300 and x["deals"] == 50 for x in rec)
     assert r.sums.win[0] % 1 == 0 and WIN_UNIT % 7 == 0
 
 
@@ -267,13 +278,22 @@ def test_duplicate_names_are_told_apart() -> None:
 
 
 def test_seat_means_match_simulate_for_each_seating() -> None:
-    policies = [MarginalCostBot(t) for t in (10, 0, 4)]
-    r = tournament(policies, n_games=40, seed=12, first_player=1)
-    decks = deal_decks(None, 12, 0, 40)
-    for i, seating in enumerate(r.seatings):
-        sim = nt.simulate([policies[b] for b in seating], decks=decks, first_player=1)
-        assert np.array_equal(r.seat_mean_score[i], sim.scores.mean(axis=0))
-        assert np.allclose(r.seat_win_share[i], sim.win_share.mean(axis=0))
+    policies = [MarginalCostBot(t) for t in (10, 0, 4, -2, 20)]
+    r = tournament(policies, n_games=30, seed=12, first_player=1)
+    decks = deal_decks(None, 12, 0, 30)
+    win = np.zeros(5)
+    score = np.zeros(5)
+    for d in range(30):
+        for seating in r.seatings_of(d):
+            sim = nt.simulate(
+                [policies[b] for b in seating], decks=decks[d : d + 1], first_player=1
+            )
+            win += sim.win_share[0]
+            score += sim.scores[0]
+    games = 30 * r.seatings_per_deal
+    assert np.allclose(r.seat_mean_score, score / games)
+    assert np.allclose(r.seat_win_share, win / games)
+    assert (r.seat_win_share_ci[:, 0] <= r.seat_win_share).all()
 
 
 # ------------------------------------------------------------------------ bad input
@@ -366,7 +386,8 @@ def test_tune_stays_in_budget_and_reports_its_best_honestly() -> None:
         progress=False,
     )
     assert 1 <= len(t.history) <= 10
-    assert all(-20 <= h["threshold"] <= 20 and isinstance(h["threshold"], int) for h in t.history)
+    # threshold is declared a float: int bounds still search floats.
+    assert all(-20 <= h["threshold"] <= 20 and isinstance(h["threshold"], float) for h in t.history)
     best_ws = max(h["win_share"] for h in t.history)
     assert t.best.win_share[0] == best_ws
     # Common random numbers: the best point re-evaluated on the same deals gives the same table.
