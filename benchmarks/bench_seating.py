@@ -25,7 +25,14 @@ FIELDS = {
     3: ["heuristic", "heuristic", "marginal"],
     4: ["heuristic", "heuristic", "marginal", "linear"],
     5: ["heuristic", "heuristic", "marginal", "marginal:threshold=0", "linear"],
-    6: ["heuristic", "heuristic", "marginal", "marginal:threshold=0", "linear", "marginal:threshold=4"],
+    6: [
+        "heuristic",
+        "heuristic",
+        "marginal",
+        "marginal:threshold=0",
+        "linear",
+        "marginal:threshold=4",
+    ],
     7: [
         "heuristic",
         "heuristic",

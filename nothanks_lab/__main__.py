@@ -4,7 +4,8 @@
 marginal:threshold=0 heuristic linear random --seed 1 --workers 2`` prints the rating table
 (also installed as ``nothanks-lab``). Bots are given as registered names with optional
 parameters, ``name:key=value,key=value`` (``python -m nothanks_lab bots`` lists them), or as a
-user's own class, ``path/to/mybot.py:MyBot:key=value`` or ``package.module:MyBot``. Tables print as text, Markdown, CSV or JSON.
+user's own class, ``path/to/mybot.py:MyBot:key=value`` or ``package.module:MyBot``. Tables
+print as text, Markdown, CSV or JSON.
 """
 
 from __future__ import annotations

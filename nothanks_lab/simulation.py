@@ -384,7 +384,7 @@ def _plan(
         )
     if fast is None and table is None:
         # The caller of simulate (or simulate_chunks) is told, once per bot class.
-        fastpath.warn_slow_path(policies, fastpath.slow_reasons(policies), stacklevel=3)
+        fastpath.warn_slow_path(policies, stacklevel=3)
     names = tuple(policy_name(p) for p in policies)
 
     def chunks(out: dict[str, np.ndarray] | None = None) -> Iterator[SimResult]:

@@ -377,6 +377,15 @@ class _Games:
     chips: np.ndarray
     win_share: np.ndarray
 
+    @classmethod
+    def zeros(cls, shape: tuple[int, int, int]) -> _Games:
+        """Zeroed arrays of one shape: [seatings per deal, deals, P]."""
+
+        def ints() -> np.ndarray:
+            return np.zeros(shape, dtype=np.int64)
+
+        return cls(ints(), ints(), ints(), ints(), np.zeros(shape))
+
 
 def _batches(chunk: _Chunk) -> Iterator[tuple[int, tuple[int, ...], np.ndarray, tuple[int, ...]]]:
     """Every batch of games of a chunk: (slot, bot per seat, deal rows, reseed key), in order.
@@ -413,7 +422,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     n_seats = len(plan.lineups[0])
     shape = (plan.seatings_per_deal, chunk.count, n_seats)
     if games is None:
-        games = _Games(*(np.zeros(shape, dtype=np.int64) for _ in range(4)), np.zeros(shape))
+        games = _Games.zeros(shape)
     decks = deal_decks(chunk.rules, chunk.seed, chunk.start, chunk.count)
     decisions = 0
     # All compiled: one kernel table for the field, reindexed per seating (no per-game Python).
@@ -1037,7 +1046,7 @@ class TournamentResult:
         records: list[dict[str, Any]] = []
         for chunk in self._chunks():
             shape = (n_slots, chunk.count, n_seats)
-            g = _Games(*(np.zeros(shape, dtype=np.int64) for _ in range(4)), np.zeros(shape))
+            g = _Games.zeros(shape)
             _play_chunk(chunk, g)
             for d in range(chunk.count):
                 deal = chunk.start + d
@@ -1171,7 +1180,8 @@ class TournamentResult:
             seated = [policies[b] for b in seating]
             # Deterministic bots need only this deal; a randomized one (no compiled path)
             # drew from its generator on every earlier game of the batch, in deal order.
-            earlier = rows[rows < deal - start] if not all(map(_has_fast_path, seated)) else []
+            compiled = all(map(_has_fast_path, seated))
+            earlier: np.ndarray = rows[rows < deal - start] if not compiled else rows[:0]
             for row in earlier:
                 play_out(
                     Game(
@@ -1701,8 +1711,10 @@ class TuneResult:
         Column ``best`` marks the chosen parameters; on that row the ``fresh_*`` columns give
         the check on independent deals (None elsewhere, or when there was no validation).
         """
-        fresh = self.validation.to_records() if self.validation is not None else None
-        cand = next((r for r in fresh or [] if r["bot"] == self.validation.names[0]), None)
+        cand = None
+        if self.validation is not None:
+            first = self.validation.names[0]
+            cand = next((r for r in self.validation.to_records() if r["bot"] == first), None)
         rows = []
         for h in self.history:
             best = all(h.get(k) == v for k, v in self.best_params.items())
@@ -1873,7 +1885,11 @@ def tune(
         r = evaluate(params_of_x(np.atleast_1d(x).tolist()))
         return -float(r.win_share[0]) if metric == "win_share" else float(r.mean_score[0])
 
-    with open_executor(executor, workers) as ex:
+    # No more worker processes than one evaluation has chunks of work.
+    probe = make_policy(build(**params_of_x([(lo + hi) / 2 for lo, hi in zip(lows, highs)])))
+    ops, _ = _opponent_field(opponents, n_players)
+    chunk = _default_chunk_size([_Plan((probe, *ops), ((0,),))], options.get("chunk_size"))
+    with open_executor(executor, workers, n_tasks=-(-n_games // chunk)) as ex:
         options["executor"], options["workers"] = ex, None
         try:
             _optimize(optimize, method, objective, names, lows, highs, ints, max_evals, seed)

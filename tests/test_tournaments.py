@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import math
 import itertools
+import math
 from collections import Counter
 from typing import Any, ClassVar
 
