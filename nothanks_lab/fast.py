@@ -35,6 +35,14 @@ stale. The directory is ``$NOTHANKS_LAB_CACHE`` if set, else ``$XDG_CACHE_HOME/n
 no one else (`_unsafe_reason`); otherwise, or when a kind cannot be keyed, the kernel is
 compiled in memory (a warning says why, once). Compiling happens under a lock and the kernel
 runs without the GIL, so threaded workers can share a process.
+
+**When a decision function does not compile.** Before a kernel is built, each decision
+function from outside the package is compiled on its own with the kernel's argument types
+(`check_decide`), so a failure names the bot and numba's complaint (`FastPathError`) instead
+of surfacing as a traceback from deep inside the kernel. ``simulate(..., fast=True)`` raises
+it; otherwise the table plays through the one-game engine, with a `SlowPathWarning` (once per
+bot class and process, `warn_slow_path`), as does any table with a policy that has no fast
+path at all.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ import hashlib
 import importlib.util
 import inspect
 import os
+import re
 import stat
 import sys
 import sysconfig
@@ -60,10 +69,15 @@ import numba
 import numpy as np
 
 from . import core, deals
+from .bots.base import FastPathError, SlowPathWarning
 from .rules import Rules
 
 __all__ = [
+    "SLOWDOWN",
+    "FastPathError",
     "FastTable",
+    "SlowPathWarning",
+    "check_decide",
     "decide",
     "fast_table",
     "has_fast_path",
@@ -71,6 +85,7 @@ __all__ = [
     "kernel_module",
     "play_chunk",
     "play_rounds",
+    "warn_slow_path",
 ]
 
 _PACKAGE = __name__.split(".")[0]
@@ -349,6 +364,8 @@ def decide(kind, params, card, pot, seat, hands, chips, cards_left):
 # globals and closure cells it reads, followed through every function, dispatcher and module
 # it reaches. What cannot be keyed that way gets a kernel compiled in memory.
 _Dispatcher = numba.core.registry.CPUDispatcher
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # numba may colour its messages
+_WHERE = re.compile(r'File "(.+)", line (\d+)')
 
 
 def _library_dirs() -> tuple[str, ...]:
@@ -796,6 +813,144 @@ def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> ty
     return module
 
 
+# --------------------------------------------------------------------------- checking a kind
+#: How many times slower a table plays through the one-game engine than compiled, roughly:
+#: measured on this project's shared 2-core machines at 4 seats, one process: marginal bots
+#: 180 against 370,000 rounds/s (2,000x), heuristic and marginal 86 against 82,000 (950x),
+#: random 250 against 88,000 (350x).
+SLOWDOWN = "about 1,000 times slower (a few hundred rounds a second instead of a hundred thousand)"
+
+_FIX = (
+    "A decision function may use only numbers, numpy arrays, the arguments it is given and "
+    "functions numba compiles (plain functions of numbers, or numba.njit ones); read the bot's "
+    "parameters from the params array that fast_params returns, and return True (take) or "
+    "False. Or remove FAST_DECIDE and write act(view) instead: the bot then plays through the "
+    "one-game engine, " + SLOWDOWN + "."
+)
+
+
+def _signature() -> tuple[Any, ...]:
+    """The argument types the kernel passes a decision function (see `play_rounds`)."""
+    i64, row = numba.int64, numba.int64[::1]
+    return (numba.float64[::1], i64, i64, i64, row, row, i64)
+
+
+_checked: dict[Any, str | None] = {}
+
+
+def _complaint(error: BaseException) -> str:
+    """The first informative line of numba's error, and where in the user's source it is."""
+    text = _ANSI.sub("", str(error))
+    lines = [ln.strip() for ln in text.splitlines()]
+    skip = ("Failed in ", "During:", "File ", "^")
+    first = next((ln for ln in lines if ln and not ln.startswith(skip)), type(error).__name__)
+    for i, ln in enumerate(lines):
+        m = _WHERE.match(ln)
+        if m:
+            code = next((c for c in lines[i + 1 : i + 4] if c and not c.startswith("def ")), "")
+            where = f"{Path(m.group(1)).name}, line {m.group(2)}"
+            return f"{first} ({where}: {code})" if code else f"{first} ({where})"
+    return first
+
+
+def _compile_problem(func: Callable[..., Any]) -> str | None:
+    """Why numba cannot compile `func` as a decision function (None: it can)."""
+    try:
+        compiled = _Fresh(True).value(func)
+        if not isinstance(compiled, _Dispatcher):
+            return (
+                f"FAST_DECIDE must be a function (def ...) or a numba.njit function; "
+                f"got {type(func).__name__} {func!r}"
+            )
+        sig = _signature()
+        compiled.compile(sig)
+        returned = compiled.overloads[sig].signature.return_type  # type: ignore[attr-defined]
+    except Exception as e:  # numba raises its own errors and, at times, plain Python ones
+        return _complaint(e)
+    if not isinstance(returned, numba.types.Boolean | numba.types.Integer | numba.types.Float):
+        return f"it returns {returned}, where the kernel needs True (take) or False (pass)"
+    return None
+
+
+def _decide_problem(func: Callable[..., Any]) -> str | None:
+    """`_compile_problem` of the outside decision function `func`, once per version of its
+    code (None for the package's own, which are tested)."""
+    if not _is_outside(func):
+        return None
+    digest = _code_digest(func)
+    key = (func, None if digest is None else hashlib.sha256(digest).hexdigest())
+    with _lock:
+        if key in _checked:
+            return _checked[key]
+        problem = _compile_problem(func)
+        if digest is not None:
+            _checked[key] = problem
+        return problem
+
+
+def _where(func: Callable[..., Any]) -> str:
+    name = getattr(func, "__qualname__", None) or repr(func)
+    module = getattr(func, "__module__", None)
+    return f"{module}.{name}" if module else name
+
+
+def check_decide(func: Callable[..., Any], owner: str) -> None:
+    """Raise `FastPathError` naming `owner` if numba cannot compile the decision function
+    `func` with the kernel's argument types (checked once per version of the code).
+
+    The package's own decision functions are tested, so only outside code is compiled here.
+    """
+    problem = _decide_problem(func)
+    if problem is not None:
+        raise FastPathError(
+            f"{owner}: numba cannot compile its FAST_DECIDE ({_where(func)}): {problem}. {_FIX}"
+        )
+
+
+_slow_warned: set[type] = set()
+
+
+def warn_slow_path(policies: Sequence[object], stacklevel: int = 1) -> None:
+    """Warn (`SlowPathWarning`, once per bot class and process) that the table `policies`
+    plays through the one-game engine, naming the classes without a usable compiled path.
+
+    `stacklevel` counts from the caller of this function, as in `warnings.warn`.
+    """
+    with _lock:
+        classes = [c for c in dict.fromkeys(type(p) for p in policies) if c not in _slow_warned]
+        reasons = {c: r for c in classes if (r := _slow_reason(c)) is not None}
+        _slow_warned.update(reasons)
+    if not reasons:
+        return
+    why = "; ".join(f"{c.__name__} {r}" for c, r in reasons.items())
+    warnings.warn(
+        f"{why}: this table plays through the one-game engine, {SLOWDOWN}. A bot of your own "
+        "gets the compiled path by subclassing nothanks_lab.bots.FastBot with a FAST_DECIDE "
+        "function (README: 'Writing your own bot'); pass fast=False to simulate to choose the "
+        "engine knowingly. (Shown once per bot class.)",
+        SlowPathWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
+def _slow_reason(cls: type) -> str | None:
+    """Why policies of class `cls` have no usable compiled path (None: they have one)."""
+    decide = getattr(cls, "FAST_DECIDE", None)
+    if not callable(decide) or not callable(getattr(cls, "fast_params", None)):
+        return "has no compiled decision function (FAST_DECIDE)"
+    mro = cls.__mro__
+    owner = next(i for i, c in enumerate(mro) if "FAST_DECIDE" in vars(c))
+    if any("act" in vars(c) for c in mro[:owner]):
+        return "overrides act below its FAST_DECIDE, so it has no compiled path"
+    problem = _decide_problem(decide)
+    if problem is not None:
+        return (
+            f"has a FAST_DECIDE numba cannot compile ({_where(decide)}: {problem}; use only "
+            "numbers, numpy arrays and numba-compiled functions in it)"
+        )
+    return None
+
+
 # --------------------------------------------------------------------------- tables of bots
 def has_fast_path(policy: object) -> bool:
     """Whether `policy`'s class defines ``FAST_DECIDE`` and ``fast_params()``.
@@ -826,6 +981,9 @@ class FastTable:
         funcs = [type(p).FAST_DECIDE for p in policies]  # type: ignore[attr-defined]
         # Stable numbering, so the same kinds always share one kernel module.
         uniq = sorted(set(funcs), key=_kind_key)
+        for f in uniq:  # each on its own first, so a failure names its bot
+            users = [type(p).__name__ for p, g in zip(policies, funcs, strict=True) if g is f]
+            check_decide(f, " and ".join(dict.fromkeys(users)))
         self.kinds = np.array([uniq.index(f) for f in funcs], dtype=np.int64)
         rows = [_fast_params(p, rules) for p in policies]
         k = max(1, max(len(r) for r in rows))
@@ -907,11 +1065,21 @@ def _fast_params(policy: Any, rules: Rules | None) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).ravel()
 
 
-def fast_table(policies: Sequence[object], rules: Rules | None = None) -> FastTable | None:
+def fast_table(
+    policies: Sequence[object], rules: Rules | None = None, *, strict: bool = False
+) -> FastTable | None:
     """A `FastTable` when every policy has a fast path, else None.
 
     Pass `rules` when playing a variant: a bot whose ``fast_params`` takes the rule set gets it.
+    A ``FAST_DECIDE`` numba cannot compile raises `FastPathError` with `strict`; otherwise the
+    table has no fast path (None), and a `SlowPathWarning` says why (once per bot class).
     """
-    if all(has_fast_path(p) for p in policies):
+    if not all(has_fast_path(p) for p in policies):
+        return None
+    if strict:
         return FastTable(policies, rules)
-    return None
+    try:
+        return FastTable(policies, rules)
+    except FastPathError:
+        warn_slow_path(policies, stacklevel=2)
+        return None

@@ -61,8 +61,9 @@ def test_jit_pure_memo_cache_rule_and_errors():
 
 def test_has_fast_path():
     assert fast.has_fast_path(MarginalCostBot())
-    assert not fast.has_fast_path(nt.bots.RandomBot(seed=1))
-    assert fast.fast_table([MarginalCostBot(), nt.bots.RandomBot(seed=1)]) is None
+    assert fast.has_fast_path(nt.bots.RandomBot(seed=1))
+    assert not fast.has_fast_path(nt.bots.SearchBot(seed=1))
+    assert fast.fast_table([MarginalCostBot(), nt.bots.SearchBot(seed=1)]) is None
     table = fast.fast_table([MarginalCostBot(3), MarginalCostBot(7)] * 2)
     assert table is not None
     np.testing.assert_array_equal(table.params[:, 0], [3, 7, 3, 7])

@@ -192,7 +192,7 @@ def test_match_html_shows_every_round_and_the_totals(html_numbers) -> None:
 
 
 def random_table(n: int, seed: int) -> list[RandomBot]:
-    return [RandomBot(seed=[seed, s], p_take=0.35) for s in range(n)]
+    return [RandomBot(seed=np.random.SeedSequence([seed, s]), p_take=0.35) for s in range(n)]
 
 
 def test_same_seed_same_round_and_match() -> None:
@@ -211,14 +211,16 @@ def test_same_seed_same_round_and_match() -> None:
     assert nt.play_match(random_table(4, 2), rounds=3, seed=7).games != m.games
 
 
-def test_random_bot_is_seeded_and_shares_its_generator() -> None:
-    g = nt.Game(3, seed=0)
-    view = g.view(0)
-    runs = [answers(RandomBot(seed=s), view, 30) for s in (4, 4, 5)]
+def test_random_bot_is_seeded_and_answers_by_position() -> None:
+    views = [nt.Game(3, seed=k).view(0) for k in range(30)]
+    runs = [[RandomBot(seed=s).act(v) for v in views] for s in (4, 4, 5)]
     assert runs[0] == runs[1] != runs[2]
     assert set(runs[0]) == {TAKE, PASS}
+    view = views[0]
+    bot = RandomBot(seed=4)  # its draws come from its key and the position (the compiled path)
+    assert answers(bot, view, 10) == [bot.act(view)] * 10
     assert all(RandomBot(p_take=0.0, seed=1).act(view) is PASS for _ in range(20))
-    forced = nt.PlayerView(0, 3, 10, 2, 0, (0, 3, 3), ((), (), ()), 20, nt.Rules(), 0)
+    forced = nt.PlayerView(0, 3, 10, 2, 0, (0, 3, 3), ((), (), ()), 23, nt.Rules(), 0)
     assert all(RandomBot(p_take=0.0, seed=s).act(forced) is TAKE for s in range(20))
 
 

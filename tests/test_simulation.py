@@ -19,7 +19,7 @@ import pytest
 from scipy import stats
 
 import nothanks_lab as nt
-from nothanks_lab.bots import HeuristicBot, MarginalCostBot, RandomBot
+from nothanks_lab.bots import ExpectationBot, HeuristicBot, MarginalCostBot, RandomBot
 from nothanks_lab.deals import deal_decks, stream_key
 from nothanks_lab.fast import has_fast_path
 from nothanks_lab.simulation import simulate_chunks
@@ -125,18 +125,20 @@ def test_variant_rules_equal_engine():
 
 
 def test_fallback_path_random_bot_equals_engine():
-    """A policy without a fast path plays through the engine; its own generator drives it."""
+    """The engine path (``fast=False``) of `simulate` plays the rounds `play_game` plays."""
     decks = deal_decks(RULES, 3, 0, 60)
-    res = nt.simulate([RandomBot(seed=s) for s in range(4)], decks=decks, first_player=3)
+    res = nt.simulate(
+        [RandomBot(seed=s) for s in range(4)], decks=decks, first_player=3, fast=False
+    )
     fresh = [RandomBot(seed=s) for s in range(4)]
     assert_same_rounds(res, fresh, decks, first_player=3)
 
 
 def test_mixed_fast_and_slow_table_runs_on_engine():
     decks = deal_decks(RULES, 4, 0, 40)
-    bots = [MarginalCostBot(5), RandomBot(seed=1), MarginalCostBot(12)]
+    bots = [MarginalCostBot(5), ExpectationBot(), MarginalCostBot(12)]  # no fast path
     res = nt.simulate(bots, decks=decks)
-    assert_same_rounds(res, [MarginalCostBot(5), RandomBot(seed=1), MarginalCostBot(12)], decks)
+    assert_same_rounds(res, [MarginalCostBot(5), ExpectationBot(), MarginalCostBot(12)], decks)
 
 
 def test_fast_and_fallback_give_the_same_seeded_run():
@@ -344,7 +346,7 @@ def test_bad_tables():
     with pytest.raises(ValueError, match="players is not allowed"):
         nt.simulate([MarginalCostBot()] * 8, 5, seed=1)
     with pytest.raises(ValueError, match="no compiled fast path"):
-        nt.simulate([MarginalCostBot(), RandomBot(seed=1), MarginalCostBot()], 5, seed=1, fast=True)
+        nt.simulate([MarginalCostBot(), ExpectationBot(), MarginalCostBot()], 5, seed=1, fast=True)
     with pytest.raises(ValueError, match="at least one"):
         nt.SimResult.concat([])
 

@@ -1,12 +1,18 @@
 """Bots: every one decides from its `PlayerView` alone and declares its parameters.
 
 ``make_bot(name, **params)`` builds any registered bot; ``available_bots()`` lists the names.
+A bot of your own that should run on the simulator's compiled path subclasses `FastBot`:
+declared parameters (`Param`), a numba-compilable ``FAST_DECIDE`` taking the public facts
+`decision_args` gives, and ``fast_params`` (see the README, "Writing your own bot").
 """
 
 from .base import (
     Bot,
+    FastBot,
+    FastPathError,
     Param,
     Policy,
+    SlowPathWarning,
     available_bots,
     bot_class,
     decision_args,
@@ -25,6 +31,8 @@ __all__ = [
     "BestBot",
     "Bot",
     "ExpectationBot",
+    "FastBot",
+    "FastPathError",
     "HeuristicBot",
     "LinearBot",
     "MarginalCostBot",
@@ -32,6 +40,7 @@ __all__ = [
     "Policy",
     "RandomBot",
     "SearchBot",
+    "SlowPathWarning",
     "available_bots",
     "bot_class",
     "decision_args",

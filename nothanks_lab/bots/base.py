@@ -24,8 +24,10 @@ from ..view import PlayerView
 __all__ = [
     "Bot",
     "FastBot",
+    "FastPathError",
     "Param",
     "Policy",
+    "SlowPathWarning",
     "available_bots",
     "bot_class",
     "decision_args",
@@ -140,23 +142,46 @@ class Bot:
         return self.name
 
 
+class FastPathError(ValueError):
+    """A bot's ``FAST_DECIDE`` cannot be compiled by numba (the message names the bot and why)."""
+
+
+class SlowPathWarning(UserWarning):
+    """A table plays through the one-game engine, far slower than the compiled path."""
+
+
 class FastBot(Bot):
     """A bot whose decision is one pure function, ``FAST_DECIDE``, shared with the simulator.
 
-    Subclasses set ``FAST_DECIDE`` (numba-compilable, ``(params, *decision_args) -> bool``,
-    True = take) and ``fast_params(rules)``; `act` runs that function on the view's public
-    facts, exactly what the simulator's compiled kernel runs, so the two cannot drift apart.
+    Subclasses declare `PARAMS` and set ``FAST_DECIDE``, a numba-compilable function
+    ``(params, card, pot, seat, hands, chips, cards_left) -> bool`` (True = take; see
+    `decision_args` for the arguments), which may assume passing is allowed. ``fast_params``
+    gives its ``params`` array: by default the declared parameters in `PARAMS` order, as
+    float64; override it (``fast_params(self, rules=None)``) to pass anything else, such as
+    constants of the rule set. `act` runs that function on the view's public facts, exactly
+    what the simulator's compiled kernel runs, so the two cannot drift apart. A decision
+    function numba cannot compile makes ``simulate(..., fast=True)`` raise `FastPathError`
+    (and plain ``simulate`` fall back to the engine with a `SlowPathWarning`).
     """
 
     FAST_DECIDE: ClassVar[Callable[..., bool]]
 
-    def fast_params(self, rules: Rules | None = None) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    def fast_params(self, rules: Rules | None = None) -> np.ndarray:
+        """float64[K]: the ``params`` of ``FAST_DECIDE`` (default: `PARAMS` values in order)."""
+        return np.array([float(self._params[p.name]) for p in self.PARAMS], dtype=np.float64)
 
     def act(self, view: PlayerView) -> Action:
         if not view.can_pass:
             return Action.TAKE
-        take = type(self).FAST_DECIDE(self.fast_params(view.rules), *decision_args(view))
+        decide = getattr(type(self), "FAST_DECIDE", None)
+        if not callable(decide):
+            raise TypeError(
+                f"{type(self).__name__} is a FastBot without FAST_DECIDE: set "
+                "FAST_DECIDE = staticmethod(your_decide_function), or override act"
+            )
+        # Compiled code wraps unsigned integers silently; the same function in Python does too.
+        with np.errstate(over="ignore"):
+            take = decide(self.fast_params(view.rules), *decision_args(view))
         return Action.TAKE if take else Action.PASS
 
 

@@ -1,4 +1,4 @@
-"""The two simplest bots: a coin-flipper and the marginal-cost rule."""
+"""The two simplest bots: a coin-flipper and the marginal-cost rule, both compiled."""
 
 from __future__ import annotations
 
@@ -7,12 +7,46 @@ from typing import Any
 import numpy as np
 
 from ..core import marginal_points
-from ..engine import Action
+from ..deals import _GAMMA, _S32, mix64
 from ..rules import Rules
 from ..view import PlayerView
 from .base import FastBot, Param, RandomizedBot, register
 
-__all__ = ["MarginalCostBot", "RandomBot"]
+__all__ = ["MarginalCostBot", "RandomBot", "random_decide"]
+
+# Where `random_decide` reads its parameters: the chance of taking and the bot's 64-bit key,
+# split in two 32-bit halves (a float64 holds each exactly).
+P_TAKE, KEY_HIGH, KEY_LOW = 0, 1, 2
+_S11 = np.uint64(11)
+_UNIT = 1.0 / 2.0**53  # 53 random bits scaled into [0, 1)
+
+
+def _absorb(h: np.uint64, value: int) -> np.uint64:
+    """Fold one whole number into the hash `h` (numba-compilable)."""
+    return mix64((h ^ np.uint64(value)) + _GAMMA)
+
+
+def random_decide(
+    params: np.ndarray,
+    card: int,
+    pot: int,
+    seat: int,
+    hands: np.ndarray,
+    chips: np.ndarray,
+    cards_left: int,
+) -> bool:
+    """Take with chance ``params[P_TAKE]``, drawn from the bot's key and the position.
+
+    A counter-based draw (splitmix64, as the dealer uses) of the key and every public fact of
+    the position: the compiled kernel has no generator per bot, so the same function gives
+    the same answer in `RandomBot.act` and on the fast path. A given key answers a given
+    position alike every time; different positions and keys draw independently.
+    """
+    h = mix64((np.uint64(params[KEY_HIGH]) << _S32) | np.uint64(params[KEY_LOW]))
+    h = _absorb(_absorb(_absorb(_absorb(h, card), pot), seat), cards_left)
+    for q in range(hands.shape[0]):
+        h = _absorb(_absorb(h, hands[q]), chips[q])
+    return np.float64(h >> _S11) * _UNIT < params[P_TAKE]
 
 
 def marginal_decide(
@@ -33,21 +67,39 @@ def marginal_decide(
 
 
 @register("random")
-class RandomBot(RandomizedBot):
+class RandomBot(FastBot, RandomizedBot):
     """Takes with probability `p_take` (always when it has no chips); seeded, reproducible.
 
+    Its randomness is a 64-bit `key` drawn at construction from `seed` (fresh entropy for
+    None): each decision is a counter-based draw from the key and the position
+    (`random_decide`), so it runs on the compiled path and never depends on the games played
+    before. The same bot meeting the same position again gives the same answer; across
+    positions (and across seeds) it takes with chance `p_take`.
+
     >>> bot = RandomBot(seed=1)
-    >>> bot.p_take
-    0.5
+    >>> bot.p_take, bot.key == RandomBot(seed=1).key
+    (0.5, True)
     """
 
     PARAMS = (Param("p_take", 0.5, 0.0, 1.0, "chance of taking when passing is allowed"),)
     p_take: float
+    #: Decision function shared with the simulator's compiled fast path.
+    FAST_DECIDE = staticmethod(random_decide)
 
-    def act(self, view: PlayerView) -> Action:
-        if not view.can_pass:
-            return Action.TAKE
-        return Action.TAKE if self.rng.random() < self.p_take else Action.PASS
+    def __init__(
+        self,
+        *,
+        seed: int | np.random.Generator | np.random.SeedSequence | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(seed=seed, **params)
+        #: The bot's 64-bit key, drawn from its generator (`rng`, seeded by `seed`) once, here:
+        #: every decision is drawn from the key alone, so reseeding `rng` later changes nothing.
+        self.key = int(self.rng.integers(0, 2**64, dtype=np.uint64))
+
+    def fast_params(self, rules: Rules | None = None) -> np.ndarray:
+        """Parameters of `random_decide`: ``p_take`` and the key's two 32-bit halves."""
+        return np.array([self.p_take, self.key >> 32, self.key & 0xFFFFFFFF], dtype=np.float64)
 
 
 @register("marginal")
