@@ -8,16 +8,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .rules import card_points, runs
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .analysis import PositionEvaluation
+    from .engine import Event, Game
     from .play import MatchResult
     from .view import PlayerView
 
-__all__ = ["card_html", "game_html", "hand_html", "match_html", "view_html"]
+__all__ = [
+    "active_html",
+    "card_html",
+    "error_html",
+    "figure_html",
+    "final_scores_html",
+    "game_html",
+    "hand_html",
+    "hints_html",
+    "log_html",
+    "match_html",
+    "move_words",
+    "neighbour_cards",
+    "plotly_js_html",
+    "position_evaluation_html",
+    "seats_html",
+    "status_html",
+    "view_html",
+]
 
 _CARD = (
     "display:inline-block;min-width:2.1em;padding:.25em .35em;margin:1px;border:1px solid #555;"
@@ -115,14 +134,322 @@ def match_html(match: MatchResult, names: Sequence[str] | None = None) -> str:
     """Cumulative scores of a match, a row per round."""
     n = match.round_scores.shape[1]
     names = names or [f"Seat {i}" for i in range(n)]
-    head = "<tr><th>round</th>" + "".join(f"<th>{escape(x)}</th>" for x in names) + "</tr>"
-    rows = "".join(
-        f"<tr><td>{r + 1}</td>" + "".join(f"<td>{v}</td>" for v in row) + "</tr>"
-        for r, row in enumerate(match.round_scores.tolist())
-    )
-    total = (
-        "<tr><td><b>total</b></td>"
-        + "".join(f"<td><b>{v}</b></td>" for v in match.totals.tolist())
+    th = "padding:.25em .8em;text-align:right;border-bottom:1px solid #999;"
+    td = "padding:.25em .8em;text-align:right;"
+    head = (
+        f"<tr><th style='{th}text-align:left'>round</th>"
+        + "".join(f"<th style='{th}'>{escape(x)}</th>" for x in names)
         + "</tr>"
     )
-    return f"<table>{head}{rows}{total}</table>"
+    rows = "".join(
+        f"<tr><td style='{td}text-align:left'>{r + 1}</td>"
+        + "".join(f"<td style='{td}'>{v}</td>" for v in row)
+        + "</tr>"
+        for r, row in enumerate(match.round_scores.tolist())
+    )
+    top = "border-top:1px solid #999;"
+    total = (
+        f"<tr><td style='{td}{top}text-align:left'><b>total</b></td>"
+        + "".join(f"<td style='{td}{top}'><b>{v}</b></td>" for v in match.totals.tolist())
+        + "</tr>"
+    )
+    return (
+        "<table class='nothanks-match' style='border-collapse:collapse'>"
+        f"{head}{rows}{total}</table>"
+    )
+
+
+# --------------------------------------------------------------------------- the play table
+#: Row colour of the seat to act, and of the person's row when it is their turn.
+TO_ACT_BG = "#fff1b8"
+YOUR_TURN_BG = "#ffe08a"
+_CELL = "padding:.25em .7em;"
+_NUM = f"{_CELL}text-align:right;"
+
+
+def move_words(event: Event | None) -> str:
+    """A seat's last move in a few words (empty before its first move).
+
+    >>> from nothanks_lab.engine import Action, Event
+    >>> move_words(Event(1, Action.TAKE, 27, 3)), move_words(Event(1, Action.PASS, 27, 3))
+    ('took 27 (+3 chips)', 'No thanks! on 27')
+    """
+    from .engine import Action
+
+    if event is None:
+        return ""
+    if event.action is Action.TAKE:
+        gain = f" (+{event.pot} chip{'s' * (event.pot != 1)})" if event.pot else ""
+        return f"took {event.card}{gain}"
+    return f"No thanks! on {event.card}"
+
+
+def seats_html(
+    view: PlayerView,
+    names: Sequence[str],
+    hide_chips: bool = False,
+    notes: Sequence[str] | None = None,
+    last_moves: Sequence[Event | None] | None = None,
+    to_act: int | None = -1,
+) -> str:
+    """Every seat's runs, card points, chips, score and last move as `view.seat` sees them.
+
+    The seat to act (`to_act`; by default the view's current player while the round runs,
+    None for nobody) has its row highlighted and marked ▶. With `hide_chips`, opponents' chips
+    (and so their scores) show as "?"; own counts never hide.
+    """
+    if to_act == -1:
+        to_act = None if view.active_card is None else view.current_player
+    points = [view.card_points(i) for i in range(view.n_players)]
+    scores = view.scores()
+    head = (
+        f"<tr><th style='{_CELL}text-align:left'>seat</th>"
+        f"<th style='{_CELL}text-align:left'>cards (runs)</th><th style='{_CELL}'>card points</th>"
+        f"<th style='{_CELL}'>chips</th><th style='{_CELL}'>score</th>"
+        f"<th style='{_CELL}text-align:left'>last move</th></tr>"
+    )
+    rows = []
+    for i in range(view.n_players):
+        hidden = hide_chips and i != view.seat
+        chips = "?" if hidden else str(view.chips[i])
+        score = "?" if hidden else str(scores[i])
+        acting = i == to_act
+        note = (
+            f"<br><small style='color:#666'>{escape(notes[i])}</small>"
+            if notes and notes[i]
+            else ""
+        )
+        if acting:
+            bg = YOUR_TURN_BG if i == view.seat else TO_ACT_BG
+            style = f" class='nothanks-to-act' style='background:{bg};outline:2px solid #d9a400'"
+            mark = " ▶"
+        else:
+            style, mark = "", ""
+        last = move_words(last_moves[i]) if last_moves else ""
+        rows.append(
+            f"<tr{style} data-seat='{i}'><td style='{_CELL}'><b>{escape(names[i])}</b>{mark}"
+            f"{note}</td><td style='{_CELL}'>{hand_html(view.hands[i])}</td>"
+            f"<td style='{_NUM}'>{points[i]}</td><td style='{_NUM}'>{chips}</td>"
+            f"<td style='{_NUM}'><b>{score}</b></td>"
+            f"<td class='nothanks-last' style='{_CELL}color:#444'>{escape(last)}</td></tr>"
+        )
+    return f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
+
+
+def active_html(view: PlayerView) -> str:
+    """The active card and the chips on it, large."""
+    if view.active_card is None:
+        return "<div style='font-size:1.4em;margin:.3em 0'><b>Round over</b></div>"
+    return (
+        f"<div style='margin:.4em 0'>{card_html(view.active_card, big=True)}"
+        f"<span style='font-size:1.6em;margin-left:.6em'>pot: <b>{view.pot}</b> "
+        f"chip{'s' * (view.pot != 1)}</span>"
+        f"<span style='margin-left:1em;color:#555'>{view.cards_left} cards face down</span>"
+        "</div>"
+    )
+
+
+def status_html(phase: str, names: Sequence[str], view: PlayerView, failed: str = "") -> str:
+    """The line under the table: whose turn, or what to press next (the buttons sit beside)."""
+    if phase == "human":
+        pot = view.pot
+        text = (
+            "<span style='font-size:1.3em'><b>Your turn</b></span>: take "
+            f"{view.active_card} with its {pot} chip{'s' * (pot != 1)}, or say No thanks! "
+            "(costs 1 chip)."
+        )
+        style = f"background:{YOUR_TURN_BG};border-left:6px solid #d9a400;padding:.4em .6em"
+    elif phase == "bot":
+        text = f"{escape(names[view.current_player or 0])} is thinking…"
+        style = "padding:.4em .6em;color:#555"
+    elif phase == "failed":
+        text = f"<b style='color:#b00'>{escape(failed)} failed</b>: see the message below."
+        style = "padding:.4em .6em"
+    elif phase == "round_over":
+        text = "<b>Round over.</b> Press Next round to go on, or Play again for a new match."
+        style = "padding:.4em .6em"
+    else:
+        text = "<b>Game over.</b> Press Play again for a new round with the same players."
+        style = "padding:.4em .6em"
+    return f"<div style='font-size:1.1em;margin:.3em 0;{style}'>{text}</div>"
+
+
+def title_html(round_number: int, rounds: int, seed: int, difficulty: str | None = None) -> str:
+    """The table's heading: round of the match, the seed, and the opponents' preset."""
+    match = f" — round {round_number} of {rounds}" if rounds > 1 else ""
+    level = f"; opponents: {escape(difficulty)}" if difficulty else ""
+    return (
+        f"<h2 style='margin:.2em 0'>No Thanks!{match}</h2>"
+        f"<small>seed {seed}{level}; lowest score wins</small>"
+    )
+
+
+def log_html(lines: Sequence[str]) -> str:
+    """The round's moves, newest first."""
+    items = "".join(f"<li>{escape(line)}</li>" for line in reversed(lines))
+    return f"<ol reversed style='margin:0'>{items}</ol>"
+
+
+def notice_html(text: str) -> str:
+    """A short notice (a refused click, a forced move) in amber."""
+    return f"<span style='color:#a15c00'>{escape(text)}</span>" if text else ""
+
+
+def warning_html(text: str) -> str:
+    """A short warning in red and bold (a forced move)."""
+    return f"<b style='color:#b00'>{escape(text)}</b>"
+
+
+def error_html(message: str) -> str:
+    """One line saying what is wrong with an input, in plain words (never a traceback)."""
+    if not message:
+        return ""
+    return (
+        "<div class='nothanks-error' style='color:#8a1010;background:#fdecec;"
+        f"border-left:4px solid #c33;padding:.25em .6em;margin:.2em 0'>⚠ {escape(message)}</div>"
+    )
+
+
+def final_scores_html(game: Game, names: Sequence[str]) -> str:
+    """ "Final scores": card points, chips and total per seat, the winners, the removed cards."""
+    points, chips, scores = game.card_points(), game.chips, game.scores()
+    winners = game.winners()
+    rows = "".join(
+        f"<tr><td style='{_CELL}'><b>{escape(names[i])}</b>{' ★' if i in winners else ''}</td>"
+        f"<td style='{_NUM}'>{points[i]}</td>"
+        f"<td style='{_NUM}'>{chips[i]}</td>"
+        f"<td style='{_NUM}'><b>{scores[i]}</b></td></tr>"
+        for i in range(game.n_players)
+    )
+    removed = " ".join(card_html(c) for c in game.removed_cards())
+    return (
+        "<h3 style='margin:.4em 0'>Final scores</h3>"
+        f"<table style='border-collapse:collapse'><tr><th style='{_CELL}text-align:left'>seat</th>"
+        f"<th style='{_CELL}'>card points</th><th style='{_CELL}'>chips</th>"
+        f"<th style='{_CELL}'>total</th></tr>{rows}</table>"
+        f"<div>Winner{'s' * (len(winners) > 1)}: "
+        f"<b>{escape(', '.join(names[i] for i in winners))}</b> (lowest score wins)</div>"
+        f"<div style='margin-top:.3em'>Removed cards, now revealed: {removed}</div>"
+    )
+
+
+def neighbour_cards(view: PlayerView) -> list[int]:
+    """Cards next to my runs (one below, one above each), inside the deck and not mine."""
+    rules, mine = view.rules, set(view.my_hand)
+    out: set[int] = set()
+    for run in runs(view.my_hand):
+        for c in (run[0] - 1, run[-1] + 1):
+            if rules.low_card <= c <= rules.high_card and c not in mine:
+                out.add(c)
+    return sorted(out)
+
+
+def hints_html(view: PlayerView, names: Sequence[str], evaluation: str = "") -> str:
+    """The hint panel: chance each neighbour of my runs is still to come, plus `evaluation`."""
+    from .probability import p_all_in_play
+
+    holder = {c: i for i, hand in enumerate(view.hands) for c in hand}
+    items = []
+    for c in neighbour_cards(view):
+        if c == view.active_card:
+            text = "is the card on the table now"
+        elif c in holder:
+            text = f"is gone: {escape(names[holder[c]])} holds it"
+        else:
+            p = p_all_in_play([c], view.seen_cards, view.rules)
+            text = f"is still to come with chance <b>{p:.0%}</b>"
+        items.append(f"<li>{c} {text}</li>")
+    if not view.my_hand:
+        body = "<p>You hold no cards yet, so no run to extend.</p>"
+    else:
+        body = (
+            "<p>Neighbours of your runs (a card next to a run adds no points):</p>"
+            f"<ul>{''.join(items)}</ul>"
+        )
+    return f"<div><b>Hints</b>{body}{evaluation}</div>"
+
+
+def clearly_better(low: float, high: float, digits: int = 1) -> bool:
+    """Whether an interval excludes zero as shown, rounded to `digits` (so never "[+0.0, …]").
+
+    >>> clearly_better(0.04, 1.0), clearly_better(0.06, 1.0), clearly_better(-2.0, -0.5)
+    (False, True, True)
+    """
+    return round(low, digits) > 0 or round(high, digits) < 0
+
+
+def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | None = None) -> str:
+    """Take versus No Thanks! from an evaluation; `assumed` says how each opponent was played.
+
+    The verdict says "clearly" only when the difference's interval, as shown, excludes zero.
+    """
+    rows = []
+    for move in ev.moves().values():
+        s, w = move.score, move.win
+        rows.append(
+            f"<tr><td style='{_CELL}'><b>{move.action}</b></td>"
+            f"<td style='{_CELL}'>{s.value:.1f} <small>[{s.low:.1f}, {s.high:.1f}]</small></td>"
+            f"<td style='{_CELL}'>{w.value:.0%} <small>[{w.low:.0%}, {w.high:.0%}]</small></td>"
+            "</tr>"
+        )
+    d = ev.score_diff
+    if d is None:
+        verdict = "You have no chips: Take is forced."
+    else:
+        sure = (
+            f"clearly <b>{ev.best}</b>"
+            if clearly_better(d.low, d.high)
+            else "too close to call (the interval includes 0)"
+        )
+        verdict = (
+            f"Take − No Thanks!: <b>{d.value:+.1f}</b> points [{d.low:+.1f}, {d.high:+.1f}] "
+            f"→ {sure} (lower score is better)."
+        )
+    if assumed is None:
+        who = f"every seat played by {escape(ev.policy)}"
+    else:
+        who = "opponents: " + (escape("; ".join(assumed)) or "none")
+    return (
+        "<div><p style='margin:.4em 0 .1em'>Estimated value of Take vs No Thanks! "
+        f"({ev.n:,} rollouts per move, {who}; your later moves by marginal(10); "
+        "95% intervals):</p>"
+        "<table style='border-collapse:collapse'><tr><th>move</th>"
+        "<th>expected final score</th><th>win chance</th></tr>"
+        f"{''.join(rows)}</table><p style='margin:.2em 0'>{verdict}</p></div>"
+    )
+
+
+# --------------------------------------------------------------------------- figures
+def plotly_js_html() -> str:
+    """plotly.js from the installed plotly package, as one inline script (no CDN).
+
+    The library is defined as ``window.Plotly`` even where a page has an AMD loader.
+    """
+    from plotly.offline import get_plotlyjs
+
+    return (
+        "<script type='text/javascript'>(function(define, module, exports){"
+        f"{get_plotlyjs()}\n}}).call(window, undefined, undefined, undefined);</script>"
+    )
+
+
+def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
+    """A figure as a div that fills its container's width, drawn once ``window.Plotly`` exists.
+
+    Redraws replace this markup as a whole (no front-end state to fall out of step); the
+    script waits for plotly.js (loaded once by `plotly_js_html`) for up to a minute.
+    """
+    fig_json = fig.to_json()
+    return (
+        f"<div id='{div_id}' class='nothanks-figure' style='width:100%;height:{height}px'></div>"
+        "<script type='text/javascript'>(function(){"
+        f"var spec={fig_json};var tries=0;"
+        "function draw(){var el=document.getElementById("
+        f"'{div_id}');if(!el)return;"
+        "if(!window.Plotly){if(tries++<600){setTimeout(draw,100);}return;}"
+        "var layout=Object.assign({},spec.layout,{autosize:true});delete layout.width;"
+        f"layout.height={height};"
+        "window.Plotly.newPlot(el,spec.data,layout,{responsive:true,displaylogo:false})"
+        ".then(function(){el.setAttribute('data-drawn',String(performance.now()));});}"
+        "draw();})();</script>"
+    )

@@ -1,12 +1,19 @@
 """Notebook widgets: play a round against bots (`PlayTable`) and explore chances and bots.
 
 Each UI is a plain class that owns its ipywidgets, wires them with ``observe(...,
-names="value")`` and ``on_click``, shows itself through its root box (``_repr_mimebundle_``),
-and routes every callback error to an ``Output`` widget shown in the UI instead of losing it.
-The widgets hold no rules: moves go through `Game`, bots see only their `PlayerView`, scores
-and winners come from the engine, and HTML comes from :mod:`nothanks_lab.render` or the pure
-functions below. Bots move one at a time after a short delay scheduled on the kernel's asyncio
-loop (a ``threading.Timer`` outside a kernel); ``bot_delay=0`` moves them at once and
+names="value")`` and ``on_click``, and shows itself through its root box
+(``_repr_mimebundle_``). The widgets hold no rules and no markup: the play table draws a
+`nothanks_lab.table.TableSession` (deals, seeding, turns, bot moves, rounds) and forwards clicks
+to it; every piece of HTML comes from :mod:`nothanks_lab.render`. A bad input shows as one
+short line in plain words (`ErrorLine`), cleared by the next valid input; the traceback goes to
+the ``nothanks_lab.widgets`` logger (JupyterLab's log console) and `ErrorLine.tracebacks`.
+
+Figures are redrawn as plain HTML (``render.figure_html``) into an ``Output`` after plotly.js
+is loaded once, offline, from the installed plotly package: ``FigureWidget`` and plotly's
+mimetype renderer fall out of step in Voilà and after a JupyterLab reload.
+
+Bots move one at a time after a short delay scheduled on the kernel's asyncio loop (a
+``threading.Timer`` outside a kernel); ``bot_delay=0`` moves them at once and
 ``bot_delay=None`` waits for explicit `PlayTable.advance` calls, so tests never sleep.
 """
 
@@ -15,23 +22,36 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import itertools
+import logging
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from html import escape
 from typing import Any, TypeVar
 
 import ipywidgets as W
 import numpy as np
 
-from .bots import available_bots, bot_class, make_bot, params_of
-from .bots.base import Param, RandomizedBot
+from . import render
+from .bots import available_bots, bot_class, params_of
+from .bots.base import Param
 from .engine import Action, Event, Game, IllegalActionError, check_seat
 from .parallel import SerialExecutor
-from .play import GameResult, MatchResult, PolicyError, ask, policy_name
-from .render import card_html, hand_html, match_html
-from .rules import Rules, runs
+from .play import MatchResult, PolicyError, policy_name
+from .render import final_scores_html, hints_html, neighbour_cards, seats_html
+from .rules import Rules
+from .table import (
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    MAX_TABLE_SEED,
+    BotSpec,
+    TableSession,
+    build_bot,
+    check_difficulty,
+    difficulty_bots,
+    spec_label,
+)
 from .validate import (
     check_bool,
     check_int,
@@ -47,29 +67,28 @@ __all__ = [
     "BotLab",
     "BotPicker",
     "ChipValueExplorer",
+    "ErrorLine",
+    "FigureArea",
     "PlayTable",
     "ProbabilityExplorer",
+    "evaluation_html",
     "final_scores_html",
     "hints_html",
+    "neighbour_cards",
     "seats_html",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: A bot for one seat: a registered name, ``(name, params)``, or any policy object.
-BotSpec = str | tuple[str, Mapping[str, Any]] | Any
+log = logging.getLogger(__name__)
 
 
 def default_bot_name() -> str:
-    """The registry name the tables seat by default: ``"best"`` once it exists."""
-    names = available_bots()
-    return "best" if "best" in names else "marginal"
+    """The registry name of the default preset's bot."""
+    return DIFFICULTIES[DEFAULT_DIFFICULTY].bot[0]
 
 
 #: Longest pause between bot moves a table accepts, in seconds (its slider stops at 3).
 MAX_BOT_DELAY_S = 60.0
-#: Largest seed a table's seed box can show.
-MAX_TABLE_SEED = 2**31 - 1
 
 
 def _table_seed(seed: object, name: str = "seed") -> int | None:
@@ -91,46 +110,161 @@ def _fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy) % 1_000_000  # type: ignore[arg-type]  # an int
 
 
-class _ErrorPanel:
-    """An ``Output`` widget that collects callback errors, plus a decorator that routes them."""
+def plain_message(exc: BaseException) -> str:
+    """One short line for a person: the error's own words, without the view dump or type.
+
+    >>> plain_message(ValueError("card 27 is already in your hand"))
+    'card 27 is already in your hand'
+    """
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    for cut in (" when shown ", "; it was shown ", "; it would be shown "):
+        text = text.split(cut)[0]
+    if not isinstance(exc, ValueError):
+        text = f"{type(exc).__name__}: {text} (details in the log)"
+    return text if len(text) <= 240 else text[:237] + "…"
+
+
+class ErrorLine:
+    """One line saying what went wrong, in plain words; tracebacks go to the log, not the page.
+
+    `guard` wraps a callback so an exception it raises is shown here instead of being lost;
+    with ``clear=True`` a callback that succeeds clears the line (the input is valid again).
+    """
 
     def __init__(self) -> None:
-        self.output = W.Output(layout=W.Layout(max_height="12em", overflow="auto"))
+        self.widget = W.HTML()
+        self.widget.add_class("nothanks-errors")
         self.messages: list[str] = []
+        """Every message shown, oldest first (for tests and notebooks)."""
+        self.tracebacks: list[str] = []
+        """The matching tracebacks, for developers."""
+
+    @property
+    def text(self) -> str:
+        """The message on display ("" when none)."""
+        return self.messages[-1] if self.messages and self.widget.value else ""
 
     def report(self, exc: BaseException) -> None:
-        """Show `exc` (a one-line summary, then the traceback) in the panel."""
-        summary = f"{type(exc).__name__}: {exc}"
-        self.messages.append(summary)
+        """Show `exc` as one line; keep and log its traceback."""
+        message = plain_message(exc)
         tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        self.output.append_stderr(f"Error: {summary}\n{tb}\n")
+        self.messages.append(message)
+        self.tracebacks.append(tb)
+        log.debug("%s\n%s", message, tb)  # for developers: logging.basicConfig(level=DEBUG)
+        self.widget.value = render.error_html(message)
 
     def clear(self) -> None:
-        """Forget shown errors."""
-        self.messages.clear()
-        self.output.outputs = ()
+        """Hide the shown message (the history stays in `messages`)."""
+        self.widget.value = ""
 
-    def guard(self, fn: F) -> F:
+    def guard(self, fn: F, clear: bool = False) -> F:
         """Wrap a callback so that any exception it raises is shown here, not swallowed."""
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
-                return fn(*args, **kwargs)
+                out = fn(*args, **kwargs)
             except Exception as exc:
                 self.report(exc)
                 return None
+            if clear:
+                self.clear()
+            return out
 
         return wrapper  # type: ignore[return-value]
 
 
+# --------------------------------------------------------------------------- figures
+_figure_ids = itertools.count()
+
+
+def plotly_loader() -> W.Output:
+    """An ``Output`` that defines ``window.Plotly`` from the installed package (no network)."""
+    out = W.Output(layout=W.Layout(height="0px", overflow="hidden"))
+    out.outputs = (_html_output(render.plotly_js_html(), "plotly.js"),)
+    return out
+
+
+def _html_output(html: str, text: str) -> dict[str, Any]:
+    return {
+        "output_type": "display_data",
+        "data": {"text/html": html, "text/plain": text},
+        "metadata": {},
+    }
+
+
+class FigureArea:
+    """A figure redrawn as a whole into an ``Output``, as wide as the page.
+
+    `figure` is the last ``go.Figure`` shown (None when hidden); `html` its markup.
+    """
+
+    def __init__(self, height: int = 420) -> None:
+        self.height = height
+        self.output = W.Output(layout=W.Layout(width="100%"))
+        self.figure: Any = None
+        self.html = ""
+        self.draws = 0
+
+    def show(self, fig: Any) -> None:
+        """Draw `fig` in place of the previous figure."""
+        self.draws += 1
+        div = f"nothanks-fig-{next(_figure_ids)}"
+        self.html = render.figure_html(fig, div, self.height)
+        self.figure = fig
+        title = fig.layout.title.text or "figure"
+        self.output.outputs = (_html_output(self.html, f"<{title}>"),)
+        self.output.layout.display = ""
+
+    def hide(self) -> None:
+        """Hide the figure (its inputs are no longer valid)."""
+        self.figure = None
+        self.output.layout.display = "none"
+
+
 # --------------------------------------------------------------------------- bot pickers
+#: The few parameters a student would change, per bot; the rest sit under "advanced".
+STUDENT_PARAMS: dict[str, tuple[str, ...]] = {
+    "marginal": ("threshold",),
+    "random": ("p_take",),
+    "heuristic": ("threshold", "pot_weight"),
+    "expectation": ("chip_value", "scarcity"),
+    "search": ("n_rollouts",),
+    "best": ("n_rollouts",),
+    "linear": (),
+}
+
+
+def bot_label(name: str) -> str:
+    """A dropdown label: the bot's name and the difficulty preset it stands for, if any.
+
+    >>> bot_label("best"), bot_label("random")
+    ('best (hard)', 'random')
+    """
+    levels = [d.name for d in DIFFICULTIES.values() if d.bot[0] == name and not d.bot[1]]
+    levels += [
+        d.name
+        for d in DIFFICULTIES.values()
+        if d.bot[0] == name
+        and d.bot[1]
+        and all(params_of(name)[k].default == v for k, v in d.bot[1].items())
+    ]
+    return f"{name} ({levels[0]})" if levels else name
+
+
 def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
     """A slider (or checkbox) for a declared bot parameter, spanning its allowed range."""
     value = param.default if value is None else value
-    style = {"description_width": "7em"}
+    style = {"description_width": "10em"}
+    layout = W.Layout(width="26em", max_width="100%")
     if param.kind is bool:
-        return W.Checkbox(value=bool(value), description=param.name, tooltip=param.doc)
+        return W.Checkbox(
+            value=bool(value),
+            description=param.name,
+            tooltip=param.doc,
+            style=style,
+            layout=layout,
+        )
     if param.kind is int:
         return W.IntSlider(
             value=int(value),
@@ -140,6 +274,7 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
             tooltip=param.doc,
             continuous_update=False,
             style=style,
+            layout=layout,
         )
     return W.FloatSlider(
         value=float(value),
@@ -150,25 +285,44 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
         tooltip=param.doc,
         continuous_update=False,
         style=style,
+        layout=layout,
     )
 
 
-class BotPicker:
-    """One seat's bot: a dropdown of registered bots and sliders for its declared parameters.
+_WRAP = W.Layout(display="flex", flex_flow="row wrap", align_items="center", width="100%")
 
-    A policy object given as `custom` is offered as an extra choice (``"custom: <name>"``).
+
+class BotPicker:
+    """One seat's bot: a dropdown of registered bots, its main parameters, the rest collapsed.
+
+    The few parameters a student would change (`STUDENT_PARAMS`) show beside the dropdown;
+    the others sit in a collapsed "advanced" section whose rows wrap inside the page width.
+    A policy object given as `spec` is offered as an extra choice (``"custom: <name>"``).
     """
 
     CUSTOM = "custom"
 
-    def __init__(
-        self,
-        label: str,
-        spec: BotSpec | None = None,
-    ) -> None:
-        names = list(available_bots())
+    def __init__(self, label: str, spec: BotSpec | None = None) -> None:
         self.custom: Any = None
+        self.label_text = label
+        self.label = W.HTML(f"<b>{render.escape(label)}</b>", layout=W.Layout(width="5em"))
+        self.dropdown = W.Dropdown(layout=W.Layout(width="13em"))
+        self.main_box = W.Box(layout=_WRAP)
+        self.advanced_box = W.Box(layout=_WRAP)
+        self.advanced = W.Accordion(children=[self.advanced_box], selected_index=None)
+        self.advanced.layout = W.Layout(width="100%")
+        self._initial: dict[str, Any] = {}
+        self.set_spec(spec)
+        self.dropdown.observe(self._on_name, names="value")
+        self.widget = W.VBox(
+            [W.Box([self.label, self.dropdown, self.main_box], layout=_WRAP), self.advanced],
+            layout=W.Layout(width="100%", margin="0 0 .4em 0"),
+        )
+
+    def set_spec(self, spec: BotSpec | None) -> None:
+        """Show `spec` (a name, ``(name, params)`` or a policy); `ValueError` if it is none."""
         params: Mapping[str, Any] = {}
+        custom = None
         if spec is None:
             name = default_bot_name()
         elif isinstance(spec, str):
@@ -176,11 +330,11 @@ class BotPicker:
         elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
             name, params = spec[0], dict(spec[1])
         elif callable(getattr(spec, "act", None)):
-            self.custom, name = spec, self.CUSTOM
+            custom, name = spec, self.CUSTOM
         else:
             raise ValueError(
-                f"{label}: a bot is a registered name, (name, params) or an object with "
-                f"act(view); got {spec!r}"
+                f"{self.label_text}: a bot is a registered name, (name, params) or an object "
+                f"with act(view); got {spec!r}"
             )
         if name != self.CUSTOM:
             bot_class(name)  # ValueError naming the available bots
@@ -188,20 +342,20 @@ class BotPicker:
             unknown = sorted(set(params) - set(known))
             if unknown:
                 raise ValueError(
-                    f"{label}: bot {name!r} has no parameter {', '.join(unknown)}; "
+                    f"{self.label_text}: bot {name!r} has no parameter {', '.join(unknown)}; "
                     f"allowed: {', '.join(known) or 'none'}"
                 )
-        options = [(n, n) for n in names]
+        if custom is not None or self.custom is None:
+            self.custom = custom if custom is not None else self.custom
+        options = [(bot_label(n), n) for n in available_bots()]
         if self.custom is not None:
             options.insert(0, (f"custom: {policy_name(self.custom)}", self.CUSTOM))
-        self.label = W.HTML(f"<b>{escape(label)}</b>", layout=W.Layout(width="5em"))
-        self.dropdown = W.Dropdown(options=options, value=name, layout=W.Layout(width="11em"))
-        self.params_box = W.HBox()
         self._initial = dict(params)
+        if list(self.dropdown.options) != options:
+            self.dropdown.options = options
+        self.dropdown.value = name
         self._build_params()
         self._initial = {}
-        self.dropdown.observe(self._on_name, names="value")
-        self.widget = W.HBox([self.label, self.dropdown, self.params_box])
 
     @property
     def name(self) -> str:
@@ -209,193 +363,68 @@ class BotPicker:
         return str(self.dropdown.value)
 
     @property
+    def sliders(self) -> list[W.ValueWidget]:
+        """Every parameter control, main ones first."""
+        return [*self.main_box.children, *self.advanced_box.children]
+
+    @property
     def params(self) -> dict[str, Any]:
-        """Values of the parameter sliders."""
-        return {w.description: w.value for w in self.params_box.children}
+        """Values of the parameter controls."""
+        return {w.description: w.value for w in self.sliders}
 
     def _build_params(self) -> None:
         if self.name == self.CUSTOM:
-            self.params_box.children = ()
+            self.main_box.children = self.advanced_box.children = ()
+            self.advanced.layout.display = "none"
             return
-        self.params_box.children = tuple(
-            param_widget(p, self._initial.get(n)) for n, p in params_of(self.name).items()
+        declared = params_of(self.name)
+        main = STUDENT_PARAMS.get(self.name, tuple(declared)[:2])
+        self.main_box.children = tuple(
+            param_widget(declared[n], self._initial.get(n)) for n in main if n in declared
         )
+        rest = [n for n in declared if n not in main]
+        self.advanced_box.children = tuple(
+            param_widget(declared[n], self._initial.get(n)) for n in rest
+        )
+        self.advanced.set_title(0, f"advanced: {len(rest)} more settings of {self.name}")
+        self.advanced.layout.display = "" if rest else "none"
 
     def _on_name(self, change: Mapping[str, Any]) -> None:
         self._build_params()
 
-    def spec(self) -> str:
-        """A short description naming only changed settings, e.g. ``"marginal(threshold=4)"``.
-
-        A bot at its declared defaults is just its name (``"best"``), so the table stays legible.
-        """
+    def spec_value(self) -> BotSpec:
+        """The chosen bot as a spec: ``(name, params)`` or the custom policy."""
         if self.name == self.CUSTOM:
-            return policy_name(self.custom)
-        declared = params_of(self.name)
-        inner = ", ".join(
-            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-            for k, v in self.params.items()
-            if k not in declared or v != declared[k].default
-        )
-        return f"{self.name}({inner})" if inner else self.name
+            return self.custom
+        return (self.name, self.params)
+
+    def spec(self) -> str:
+        """A short description naming only changed settings, e.g. ``"marginal(threshold=4)"``."""
+        return spec_label(self.spec_value())
 
     def make(self, seed: np.random.SeedSequence | None = None) -> Any:
         """Build the chosen bot; a randomized bot draws from its own generator seeded by `seed`."""
-        if self.name == self.CUSTOM:
-            return self.custom
-        params = self.params
-        cls = bot_class(self.name)
-        if isinstance(cls, type) and issubclass(cls, RandomizedBot):
-            params["seed"] = seed
-        return make_bot(self.name, **params)
+        return build_bot(self.spec_value(), seed)
 
 
-# --------------------------------------------------------------------------- pure HTML
-def seats_html(
+# --------------------------------------------------------------------------- hints
+def evaluation_html(
     view: PlayerView,
-    names: Sequence[str],
-    hide_chips: bool = False,
-    notes: Sequence[str] | None = None,
+    seed: int,
+    budget_s: float = 0.5,
+    *,
+    field: Sequence[object] | None = None,
+    assumed: Sequence[str] | None = None,
 ) -> str:
-    """Every seat's runs, card points, chips and score as `view.seat` sees them.
+    """Take versus No Thanks! by rollouts against `field` (one policy per seat), as HTML.
 
-    With `hide_chips`, opponents' chips (and so their scores) show as "?"; own counts never hide.
+    `assumed` says in words how each opponent is played; without a `field` every seat is
+    played by the analysis module's default rollout bot, and the panel says so.
     """
-    points = [view.card_points(i) for i in range(view.n_players)]
-    scores = view.scores()
-    head = (
-        "<tr><th style='text-align:left'>seat</th><th style='text-align:left'>cards (runs)</th>"
-        "<th>card points</th><th>chips</th><th>score</th></tr>"
-    )
-    rows = []
-    for i in range(view.n_players):
-        hidden = hide_chips and i != view.seat
-        chips = "?" if hidden else str(view.chips[i])
-        score = "?" if hidden else str(scores[i])
-        turn = " ▶" if i == view.current_player else ""
-        note = f"<br><small style='color:#666'>{escape(notes[i])}</small>" if notes else ""
-        bg = " style='background:#eef6ea'" if i == view.seat else ""
-        rows.append(
-            f"<tr{bg}><td><b>{escape(names[i])}</b>{turn}{note}</td>"
-            f"<td>{hand_html(view.hands[i])}</td>"
-            f"<td style='text-align:right'>{points[i]}</td>"
-            f"<td style='text-align:right'>{chips}</td>"
-            f"<td style='text-align:right'><b>{score}</b></td></tr>"
-        )
-    return f"<table style='border-spacing:.6em .2em'>{head}{''.join(rows)}</table>"
+    from .analysis import evaluate_position
 
-
-def active_html(view: PlayerView) -> str:
-    """The active card and the chips on it, large."""
-    if view.active_card is None:
-        return "<div style='font-size:1.4em;margin:.3em 0'><b>Round over</b></div>"
-    return (
-        f"<div style='margin:.4em 0'>{card_html(view.active_card, big=True)}"
-        f"<span style='font-size:1.6em;margin-left:.6em'>pot: <b>{view.pot}</b> "
-        f"chip{'s' * (view.pot != 1)}</span>"
-        f"<span style='margin-left:1em;color:#555'>{view.cards_left} cards face down</span>"
-        "</div>"
-    )
-
-
-def final_scores_html(game: Game, names: Sequence[str]) -> str:
-    """ "Final scores": card points, chips and total per seat, the winners, the removed cards."""
-    points, chips, scores = game.card_points(), game.chips, game.scores()
-    winners = game.winners()
-    rows = "".join(
-        f"<tr><td><b>{escape(names[i])}</b>{' ★' if i in winners else ''}</td>"
-        f"<td style='text-align:right'>{points[i]}</td>"
-        f"<td style='text-align:right'>{chips[i]}</td>"
-        f"<td style='text-align:right'><b>{scores[i]}</b></td></tr>"
-        for i in range(game.n_players)
-    )
-    removed = " ".join(card_html(c) for c in game.removed_cards())
-    return (
-        "<h3 style='margin:.4em 0'>Final scores</h3>"
-        "<table style='border-spacing:.8em .2em'><tr><th style='text-align:left'>seat</th>"
-        "<th>card points</th><th>chips</th><th>total</th></tr>"
-        f"{rows}</table>"
-        f"<div>Winner{'s' * (len(winners) > 1)}: "
-        f"<b>{escape(', '.join(names[i] for i in winners))}</b> (lowest score wins)</div>"
-        f"<div style='margin-top:.3em'>Removed cards, now revealed: {removed}</div>"
-    )
-
-
-def neighbour_cards(view: PlayerView) -> list[int]:
-    """Cards next to my runs (one below, one above each), inside the deck and not mine."""
-    rules, mine = view.rules, set(view.my_hand)
-    out: set[int] = set()
-    for run in runs(view.my_hand):
-        for c in (run[0] - 1, run[-1] + 1):
-            if rules.low_card <= c <= rules.high_card and c not in mine:
-                out.add(c)
-    return sorted(out)
-
-
-def hints_html(view: PlayerView, names: Sequence[str], evaluation: str = "") -> str:
-    """The hint panel: chance each neighbour of my runs is still to come, plus `evaluation`."""
-    try:
-        from .probability import p_all_in_play
-    except ImportError:
-        p_all_in_play = None  # type: ignore[assignment]
-    holder = {c: i for i, hand in enumerate(view.hands) for c in hand}
-    items = []
-    cards = neighbour_cards(view)
-    for c in cards:
-        if c == view.active_card:
-            text = "is the card on the table now"
-        elif c in holder:
-            text = f"is gone: {escape(names[holder[c]])} holds it"
-        elif p_all_in_play is None:
-            text = "chance not available (the probability module is not installed yet)"
-        else:
-            p = p_all_in_play([c], view.seen_cards, view.rules)
-            text = f"is still to come with chance <b>{p:.0%}</b>"
-        items.append(f"<li>{c} {text}</li>")
-    if not view.my_hand:
-        body = "<p>You hold no cards yet, so no run to extend.</p>"
-    else:
-        body = (
-            "<p>Neighbours of your runs (a card next to a run adds no points):</p>"
-            f"<ul>{''.join(items)}</ul>"
-        )
-    return f"<div><b>Hints</b>{body}{evaluation}</div>"
-
-
-def evaluation_html(view: PlayerView, seed: int, budget_s: float = 0.5) -> str:
-    """Take versus No Thanks! by rollouts (analysis module), or a message if it is missing."""
-    try:
-        from .analysis import evaluate_position
-    except ImportError:
-        return (
-            "<p style='color:#666'>Estimated value of Take vs No Thanks!: not available "
-            "(the analysis module is not installed).</p>"
-        )
-    ev = evaluate_position(view, seed=seed, budget_s=budget_s)
-    rows = []
-    for move in ev.moves().values():
-        s, w = move.score, move.win
-        rows.append(
-            f"<tr><td><b>{move.action}</b></td>"
-            f"<td>{s.value:.1f} <small>[{s.low:.1f}, {s.high:.1f}]</small></td>"
-            f"<td>{w.value:.0%} <small>[{w.low:.0%}, {w.high:.0%}]</small></td></tr>"
-        )
-    d = ev.score_diff
-    if d is None:
-        verdict = "You have no chips: Take is forced."
-    else:
-        sure = "clearly" if ev.confident else "perhaps (the interval includes 0)"
-        verdict = (
-            f"Take − No Thanks!: <b>{d.value:+.1f}</b> points [{d.low:+.1f}, {d.high:+.1f}] "
-            f"→ {sure} <b>{ev.best}</b> (lower score is better)."
-        )
-    return (
-        "<div><p style='margin:.4em 0 .1em'>Estimated value of Take vs No Thanks! "
-        f"({ev.n:,} rollouts per move, {escape(ev.policy)}; 95% intervals):</p>"
-        "<table style='border-spacing:.8em .1em'><tr><th>move</th>"
-        "<th>expected final score</th><th>win chance</th></tr>"
-        f"{''.join(rows)}</table><p style='margin:.2em 0'>{verdict}</p></div>"
-    )
+    ev = evaluate_position(view, field=field, seed=seed, budget_s=budget_s)
+    return render.position_evaluation_html(ev, assumed)
 
 
 # --------------------------------------------------------------------------- the play table
@@ -405,7 +434,9 @@ class PlayTable:
     Args:
         n_players: seats at the table (the rule set's player counts, 3–7 by default).
         bots: one bot per other seat, in seat order (a registered name, ``(name, params)`` or a
-            policy object); default: the package's default bot everywhere.
+            policy object); default: the `difficulty` preset's bot everywhere.
+        difficulty: ``"easy"``, ``"medium"`` (default) or ``"hard"``: the opponents' preset
+            (see `nothanks_lab.table.DIFFICULTIES`), used when `bots` is not given.
         human_seat: the seat the person plays.
         seed: seed of the deals (and of randomized bots); None draws a fresh one.
         hide_chips: show opponents' chip counts as "?" (a memory exercise).
@@ -428,6 +459,7 @@ class PlayTable:
         n_players: int = 4,
         bots: Sequence[BotSpec | None] | None = None,
         *,
+        difficulty: str = DEFAULT_DIFFICULTY,
         human_seat: int = 0,
         seed: int | None = None,
         hide_chips: bool = False,
@@ -441,6 +473,7 @@ class PlayTable:
         if not is_int(n_players) or int(n_players) not in counts:
             raise ValueError(f"n_players must be one of {counts}; got {n_players!r}")
         n_players = int(n_players)
+        difficulty = check_difficulty(difficulty)
         human_seat = check_seat(human_seat, n_players, "human_seat")
         rounds = check_int(rounds, "rounds", low=1, high=20)
         if bot_delay is not None:
@@ -450,26 +483,19 @@ class PlayTable:
         hide_chips = check_bool(hide_chips, "hide_chips")
         seed = _table_seed(seed)
         specs = self._seat_specs(bots, n_players, human_seat)
+        preset = difficulty_bots(difficulty, max(counts), human_seat)
 
         self.rules = rules
         self.human_seat = human_seat
         self.bot_delay = bot_delay
         self.double_click_s = float(double_click_s)
         self.clock: Callable[[], float] = time.monotonic
-        self.errors = _ErrorPanel()
+        self.errors = ErrorLine()
         self._lock = threading.RLock()
-        self._generation = 0
         self._pending = False
         self._last_move_at = -float("inf")
-        self.game: Game | None = None
-        self.policies: list[Any] = []
-        self.names: list[str] = []
-        self.results: list[GameResult] = []
-        self.rounds = rounds
-        self.failed: str | None = None
-        self._round_index = 0
-        self.notes: list[str] = []
-        self.match_seed = 0
+        self.session: TableSession
+        self.difficulty: str | None = None if bots is not None else difficulty
 
         # Setup controls: read by new_game(), so the constructor and the button share one path.
         self.players = W.IntSlider(
@@ -479,15 +505,26 @@ class PlayTable:
             description="players",
             continuous_update=False,
         )
+        self.difficulty_box = W.Dropdown(
+            options=[(f"{k}: {d.bot[0]}", k) for k, d in DIFFICULTIES.items()]
+            + [("custom (bots below)", "custom")],
+            value=self.difficulty or "custom",
+            description="opponents",
+        )
+        self.difficulty_text = W.HTML()
         self.pickers: list[BotPicker] = [
-            BotPicker(f"Seat {i}", specs[i] if i < len(specs) else None) for i in range(max(counts))
+            BotPicker(
+                f"Seat {i}",
+                specs[i] if i < len(specs) and specs[i] is not None else preset[i],
+            )
+            for i in range(max(counts))
         ]
-        self.seats_box = W.VBox()
+        self.seats_box = W.VBox(layout=W.Layout(width="100%"))
         self.hide_chips = W.Checkbox(value=hide_chips, description="hide opponents' chips")
         self.seed = W.BoundedIntText(
             value=_fresh_seed() if seed is None else seed,
             min=0,
-            max=2**31 - 1,
+            max=MAX_TABLE_SEED,
             description="seed",
             tooltip="deals come from this seed; it moves on by one after each deal",
         )
@@ -503,19 +540,21 @@ class PlayTable:
             style={"description_width": "7em"},
             continuous_update=False,
         )
-        self.new_button = W.Button(description="New game", button_style="info", icon="refresh")
+        self.new_button = W.Button(description="New game", button_style="info")
         self.setup = W.VBox(
             [
-                W.HBox([self.players, self.rounds_box]),
-                W.HBox([self.seed, self.hide_chips]),
+                W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
+                W.Box([self.players, self.rounds_box], layout=_WRAP),
+                W.Box([self.seed, self.hide_chips], layout=_WRAP),
                 self.delay,
                 W.HTML("<b>Bots</b> (you play the seat marked 'you')"),
                 self.seats_box,
                 self.new_button,
-            ]
+            ],
+            layout=W.Layout(width="100%"),
         )
         self.setup_panel = W.Accordion(children=[self.setup], selected_index=None)
-        self.setup_panel.set_title(0, "Setup: players, bots, seed, rounds")
+        self.setup_panel.set_title(0, "Setup: players, opponents, seed, rounds")
 
         # The table.
         self.title = W.HTML()
@@ -523,19 +562,20 @@ class PlayTable:
         self.status = W.HTML()
         self.take_button = W.Button(description="Take", button_style="warning")
         self.pass_button = W.Button(description="No Thanks!", button_style="success")
-        self.hint_toggle = W.ToggleButton(value=False, description="Hints", icon="lightbulb-o")
+        self.hint_toggle = W.ToggleButton(value=False, description="Hints")
         self.reason = W.HTML()
         self.hints = W.HTML()
         self.final = W.HTML()
-        self.next_button = W.Button(
-            description="Next round", button_style="info", layout=W.Layout(display="none")
-        )
+        self.next_button = W.Button(description="Next round", button_style="info")
+        self.again_button = W.Button(description="Play again", button_style="primary")
+        self.end_box = W.HBox([self.next_button, self.again_button])
         self.log = W.HTML(layout=W.Layout(max_height="14em", overflow="auto"))
         # Stable hooks for the real-browser test and for notebook CSS.
         self.table.add_class("nothanks-table")
         self.status.add_class("nothanks-status")
         self.final.add_class("nothanks-final")
         self.log.add_class("nothanks-log")
+        self.end_box.add_class("nothanks-end")
         self.widget = W.VBox(
             [
                 self.title,
@@ -543,12 +583,12 @@ class PlayTable:
                 self.status,
                 W.HBox([self.take_button, self.pass_button, self.hint_toggle]),
                 self.reason,
-                self.hints,
+                self.errors.widget,
                 self.final,
-                self.next_button,
+                self.end_box,
+                self.hints,
                 W.HTML("<b>Moves</b> (newest first)"),
                 self.log,
-                self.errors.output,
                 self.setup_panel,
             ]
         )
@@ -558,10 +598,13 @@ class PlayTable:
         self.pass_button.on_click(g(lambda _: self.play(Action.PASS)))
         self.new_button.on_click(g(lambda _: self.new_game()))
         self.next_button.on_click(g(lambda _: self.next_round()))
+        self.again_button.on_click(g(lambda _: self.play_again()))
         self.players.observe(g(lambda _: self._layout_seats()), names="value")
+        self.difficulty_box.observe(g(self._on_difficulty), names="value")
         self.hide_chips.observe(g(lambda _: self._render()), names="value")
         self.hint_toggle.observe(g(lambda _: self._render()), names="value")
         self.delay.observe(g(self._on_delay), names="value")
+        self._describe_difficulty()
         self._layout_seats()
         self.new_game()
         if self.bot_delay:
@@ -588,7 +631,7 @@ class PlayTable:
         return bots
 
     def _layout_seats(self) -> None:
-        rows = []
+        rows: list[W.Widget] = []
         for i in range(self.players.value):
             if i == self.human_seat:
                 rows.append(W.HTML(f"<b>Seat {i}</b>: you"))
@@ -598,42 +641,90 @@ class PlayTable:
         if self.human_seat >= self.players.value:
             self.players.value = self.human_seat + 1
 
+    def _on_difficulty(self, change: Mapping[str, Any]) -> None:
+        level = change["new"]
+        if level in DIFFICULTIES:
+            for i, spec in enumerate(difficulty_bots(level, len(self.pickers), self.human_seat)):
+                if spec is not None:
+                    self.pickers[i].set_spec(spec)
+        self._describe_difficulty()
+
+    def _describe_difficulty(self) -> None:
+        level = self.difficulty_box.value
+        text = DIFFICULTIES[level].summary if level in DIFFICULTIES else "the bots chosen below"
+        self.difficulty_text.value = f"<small>&nbsp;{render.escape(text)}</small>"
+
     def _on_delay(self, change: Mapping[str, Any]) -> None:
         if self.bot_delay is not None:  # None stays manual (tests); the slider sets the pause
             self.bot_delay = float(change["new"])
 
-    # ----------------------------------------------------------------- state
+    # ----------------------------------------------------------------- state (the session's)
     @property
-    def view(self) -> PlayerView | None:
+    def game(self) -> Game:
+        """The round on the table."""
+        return self.session.game
+
+    @property
+    def view(self) -> PlayerView:
         """The human's view of the current round."""
-        return None if self.game is None else self.game.view(self.human_seat)
+        return self.session.view
 
     @property
     def phase(self) -> str:
         """Who may act: ``"human"``, ``"bot"``, ``"failed"``, ``"round_over"``, ``"match_over"``."""
-        game = self.game
-        if game is None or game.is_over:
-            return "match_over" if len(self.results) >= self.rounds else "round_over"
-        if self.failed is not None:
-            return "failed"
-        return "human" if game.current_player == self.human_seat else "bot"
+        return self.session.phase
+
+    @property
+    def policies(self) -> list[Any]:
+        """The policy per seat (None at the person's seat)."""
+        return self.session.policies
+
+    @property
+    def names(self) -> list[str]:
+        """Display name per seat."""
+        return self.session.names
+
+    @property
+    def notes(self) -> list[str]:
+        """Each bot's short description (empty at the person's seat)."""
+        return [
+            "" if p is None else lab
+            for p, lab in zip(self.policies, self.session.labels, strict=True)
+        ]
+
+    @property
+    def results(self) -> list[Any]:
+        """Finished rounds of the match."""
+        return self.session.results
+
+    @property
+    def rounds(self) -> int:
+        """Rounds in the match."""
+        return self.session.rounds
+
+    @property
+    def match_seed(self) -> int:
+        """The seed the current match was dealt from."""
+        return self.session.seed
+
+    @property
+    def failed(self) -> str | None:
+        """The bot that failed, if one did."""
+        return self.session.failed
 
     @property
     def round_number(self) -> int:
         """1-based number of the round on the table."""
-        return self._round_index + 1
+        return self.session.round_number
 
     @property
     def log_lines(self) -> list[str]:
         """The moves of the current round in words, oldest first."""
-        return [] if self.game is None else [e.describe(self.names) for e in self.game.history]
+        return self.session.log_lines()
 
     def match_result(self) -> MatchResult | None:
         """The rounds finished so far as a `MatchResult` (None before the first one ends)."""
-        if not self.results:
-            return None
-        scores = np.array([r.scores for r in self.results], dtype=np.int64)
-        return MatchResult(round_scores=scores, games=tuple(self.results))
+        return self.session.match_result()
 
     # ----------------------------------------------------------------- actions
     def new_game(self) -> None:
@@ -644,60 +735,43 @@ class PlayTable:
         """
         with self._lock:
             n = self.players.value
-            seed = int(self.seed.value)
-            rounds = int(self.rounds_box.value)
-            seq = np.random.SeedSequence(seed)
-            bot_seeds = seq.spawn(n + 1)[1:]
-            policies: list[Any] = [
-                None if i == self.human_seat else self.pickers[i].make(bot_seeds[i])
-                for i in range(n)
+            specs: list[BotSpec | None] = [
+                None if i == self.human_seat else self.pickers[i].spec_value() for i in range(n)
             ]
-            # Everything above may raise (a bad setting); nothing of the old round changed yet.
-            self._generation += 1
-            self._pending = False
-            self.policies = policies
-            self.names = [
-                f"Seat {i} (you)" if i == self.human_seat else f"Bot {i}" for i in range(n)
-            ]
-            self.notes = [
-                "" if p is None else self.pickers[i].spec() for i, p in enumerate(policies)
-            ]
-            self.rounds = rounds
-            self.results = []
-            self.match_seed = seed
-            # Round r's deal is drawn as play_match draws it, so a match is reproducible.
-            self._deal_seeds = np.random.SeedSequence(seed).spawn(rounds)
-            self.seed.value = (seed + 1) % 2**31
-            self.errors.clear()
-            self._start_round(0)
+            session = TableSession(
+                specs,
+                human_seat=self.human_seat,
+                seed=int(self.seed.value),
+                rounds=int(self.rounds_box.value),
+                rules=self.rules,
+            )  # may raise (a bad setting): nothing of the old round changed yet
+            level = self.difficulty_box.value
+            self.difficulty = level if level in DIFFICULTIES else None
+            self._start(session)
+
+    def play_again(self) -> None:
+        """A new match with the same players and bots, dealt from the next seed."""
+        with self._lock:
+            self._start(self.session.play_again(int(self.seed.value)))
+
+    def _start(self, session: TableSession) -> None:
+        self.session = session
+        self._pending = False
+        self.seed.value = (session.seed + 1) % (MAX_TABLE_SEED + 1)
+        self.errors.clear()
+        self._after_change()
 
     def next_round(self) -> None:
         """Deal the next round of the match (it starts one seat further on)."""
         with self._lock:
-            if self.phase != "round_over":
-                raise IllegalActionError(
-                    "there is no next round to deal: "
-                    + (
-                        "the match is over; press New game"
-                        if self.phase == "match_over"
-                        else "finish this round first"
-                    )
-                )
-            self._start_round(len(self.results))
-
-    def _start_round(self, r: int) -> None:
-        n = len(self.policies)
-        self._generation += 1
-        self._pending = False
-        self.failed = None
-        self._round_index = r
-        self.game = Game(
-            n,
-            rules=self.rules,
-            seed=np.random.default_rng(self._deal_seeds[r]),
-            first_player=r % n,
-        )
-        self._after_change()
+            try:
+                self.session.next_round()
+            except IllegalActionError as exc:
+                if self.phase == "match_over":
+                    raise IllegalActionError(f"{exc}; press Play again") from None
+                raise
+            self._pending = False
+            self._after_change()
 
     def play(self, action: Action) -> bool:
         """The human's move (what the Take / No Thanks! buttons call); False if ignored."""
@@ -707,7 +781,7 @@ class PlayTable:
                 self._notice(
                     {
                         "bot": "Wait: it is not your turn yet.",
-                        "failed": "A bot failed; press New game.",
+                        "failed": "A bot failed; press Play again.",
                         "round_over": "The round is over.",
                         "match_over": "The match is over.",
                     }[phase]
@@ -717,8 +791,7 @@ class PlayTable:
             if now - self._last_move_at < self.double_click_s:
                 self._notice("Ignored a second click right after your move (a double click?).")
                 return False
-            assert self.game is not None
-            self.game.step(action)  # IllegalActionError leaves the round unchanged
+            self.session.play(action)  # IllegalActionError leaves the round unchanged
             self._last_move_at = now
             self._after_change()
             return True
@@ -726,42 +799,21 @@ class PlayTable:
     def advance(self) -> Event | None:
         """Make the next bot move now (one move); None if it is not a bot's turn."""
         with self._lock:
-            if self.phase != "bot":
-                return None
-            event = self._bot_step()
-            self._render()
+            try:
+                event = self.session.bot_step()
+            finally:
+                self._render()
             return event
 
-    def _bot_step(self) -> Event:
-        game = self.game
-        assert game is not None
-        seat = game.current_player
-        try:
-            action = ask(self.policies[seat], game.view(seat), game.legal_actions())
-        except PolicyError:
-            self.failed = f"{self.names[seat]} ({policy_name(self.policies[seat])})"
-            self._render()
-            raise
-        game.step(action)
-        return game.history[-1]
-
     def _after_change(self) -> None:
-        """After any move or deal: record a finished round, redraw, let the bots go on."""
-        game = self.game
-        assert game is not None
-        if game.is_over and len(self.results) == self._round_index:
-            self.results.append(GameResult.of(game))
+        """After any move or deal: redraw, let the bots go on."""
         if self.phase == "bot" and self.bot_delay == 0:
             try:
-                while self.phase == "bot":
-                    self._bot_step()
+                self.session.run_bots()
             except PolicyError as exc:
                 # As with a paused bot: the table shows the failure (phase "failed") and the
-                # error panel says why, instead of the deal or the click raising.
+                # error line says why, instead of the deal or the click raising.
                 self.errors.report(exc)
-                return
-            self._after_change()
-            return
         self._render()
         if self.phase == "bot":
             self._schedule()
@@ -809,89 +861,74 @@ class PlayTable:
         if self.bot_delay is None or self._pending:
             return
         self._pending = True
-        self._call_later(self.bot_delay, self._on_timer, self._generation)
+        self._call_later(self.bot_delay, self._on_timer, self.session)
 
-    def _on_timer(self, gen: int) -> None:
+    def _on_timer(self, session: TableSession) -> None:
         try:
             with self._lock:
-                if gen != self._generation:
-                    return  # a restart dropped this round
+                if session is not self.session:
+                    return  # a restart dropped this match
                 self._pending = False
                 if self.phase == "bot":
-                    self._bot_step()
-                    self._after_change()
+                    try:
+                        self.session.bot_step()
+                    finally:
+                        self._after_change()
         except Exception as exc:
             self.errors.report(exc)
 
     # ----------------------------------------------------------------- drawing
     def _notice(self, text: str) -> None:
-        self.reason.value = f"<span style='color:#a15c00'>{escape(text)}</span>"
+        self.reason.value = render.notice_html(text)
 
     def _render(self) -> None:
-        game, view = self.game, self.view
-        assert game is not None and view is not None
-        phase = self.phase
-        match = f" — round {self.round_number} of {self.rounds}" if self.rounds > 1 else ""
-        self.title.value = (
-            f"<h2 style='margin:.2em 0'>No Thanks!{match}</h2>"
-            f"<small>seed {self.match_seed}; lowest score wins</small>"
-        )
+        s = self.session
+        game, view, phase = s.game, s.view, s.phase
+        self.title.value = render.title_html(s.round_number, s.rounds, s.seed, self.difficulty)
         over = phase in ("round_over", "match_over")
         hide = self.hide_chips.value and not over
-        self.table.value = active_html(view) + seats_html(view, self.names, hide, self.notes)
+        self.table.value = render.active_html(view) + render.seats_html(
+            view, s.names, hide, self.notes, s.last_moves(), s.to_act
+        )
         my_turn = phase == "human"
         self.take_button.disabled = not my_turn
         self.pass_button.disabled = not (my_turn and view.can_pass)
         if my_turn and not view.can_pass:
             reason = "You have no chips left, so you cannot say No thanks!: you must take."
-            self.reason.value = f"<b style='color:#b00'>{reason}</b>"
+            self.reason.value = render.warning_html(reason)
             self.pass_button.tooltip = reason
         else:
             self.reason.value = ""
             self.pass_button.tooltip = "put one chip on the card; the next seat decides"
-        if phase == "human":
-            status = (
-                f"<b>Your turn</b>: take {view.active_card} with its {view.pot} "
-                f"chip{'s' * (view.pot != 1)}, or say No thanks! (costs 1 chip)."
-            )
-        elif phase == "bot":
-            status = f"{escape(self.names[game.current_player])} is thinking…"
-        elif phase == "failed":
-            status = f"<b style='color:#b00'>{escape(self.failed or '')} failed</b>: see below."
-        elif phase == "round_over":
-            status = "<b>Round over.</b> Press Next round."
-        else:
-            status = "<b>Game over.</b> Press New game (in Setup) to play again."
-        self.status.value = f"<div style='font-size:1.2em;margin:.3em 0'>{status}</div>"
+        self.status.value = render.status_html(phase, s.names, view, s.failed or "")
         if self.hint_toggle.value and my_turn:
-            seed = int(self.match_seed) * 1000 + len(game.history)
-            self.hints.value = hints_html(view, self.names, evaluation_html(view, seed))
+            field, assumed = s.rollout_field()
+            seed = int(s.seed) * 1000 + len(game.history)
+            evaluation = evaluation_html(view, seed, field=field, assumed=assumed)
+            self.hints.value = render.hints_html(view, s.names, evaluation)
         elif self.hint_toggle.value:
             self.hints.value = "<i>Hints show on your turn.</i>"
         else:
             self.hints.value = ""
         self.final.value = self._final_html() if over else ""
-        more = phase == "round_over"
-        self.next_button.layout.display = "" if more else "none"
-        self.log.value = (
-            "<ol reversed style='margin:0'>"
-            + "".join(f"<li>{escape(line)}</li>" for line in reversed(self.log_lines))
-            + "</ol>"
-        )
+        self.next_button.layout.display = "" if phase == "round_over" else "none"
+        self.again_button.layout.display = "" if over or phase == "failed" else "none"
+        self.log.value = render.log_html(s.log_lines())
 
     def _final_html(self) -> str:
-        assert self.game is not None
-        html = final_scores_html(self.game, self.names)
-        match = self.match_result()
-        if self.rounds > 1 and match is not None:
+        s = self.session
+        html = final_scores_html(s.game, s.names)
+        match = s.match_result()
+        if s.is_match and match is not None:
             html += (
-                f"<h4 style='margin:.5em 0 .2em'>Match: {len(self.results)} of {self.rounds} "
-                "rounds</h4>" + match_html(match, self.names)
+                f"<h4 style='margin:.5em 0 .2em'>Match: {len(s.results)} of {s.rounds} "
+                "rounds</h4>" + render.match_html(match, s.names)
             )
-            if len(self.results) >= self.rounds:
-                who = ", ".join(self.names[i] for i in match.winners)
+            if len(s.results) >= s.rounds:
+                who = ", ".join(s.names[i] for i in match.winners)
                 html += (
-                    f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: {escape(who)}</b></div>"
+                    f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: "
+                    f"{render.escape(who)}</b></div>"
                 )
         return html
 
@@ -900,31 +937,6 @@ class PlayTable:
 
 
 # --------------------------------------------------------------------------- explorers
-def refresh_figure(widget: Any, fig: Any) -> None:
-    """Copy `fig`'s traces and layout into the `FigureWidget` `widget`, in place.
-
-    Traces are updated one for one when their number and types match (the front end then
-    animates values instead of redrawing); otherwise the widget's traces are replaced.
-    """
-    same = len(widget.data) == len(fig.data) and all(
-        a.type == b.type for a, b in zip(widget.data, fig.data, strict=True)
-    )
-    with widget.batch_update():
-        if same:
-            for old, new in zip(widget.data, fig.data, strict=True):
-                old.update(new.to_plotly_json(), overwrite=True)
-        else:
-            widget.data = ()
-            widget.add_traces(list(fig.data))
-        widget.layout.update(fig.layout.to_plotly_json(), overwrite=True)
-
-
-def _figure_widget(fig: Any) -> Any:
-    import plotly.graph_objects as go
-
-    return go.FigureWidget(fig)
-
-
 def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[int]) -> Any:
     """Bars: for each gap between my runs, the chance all its cards can still come."""
     import plotly.graph_objects as go
@@ -942,13 +954,13 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
     if not chances:
         hand_text += "; no gaps between runs"
     fig.update_layout(
-        title={"text": f"Can the gaps in my hand still be filled? (hand: {hand_text})"},
-        font={"size": 16},
+        title={"text": f"Can the gaps in my hand still be filled?<br><sub>hand: {hand_text}</sub>"},
+        font={"size": 14},
         template="plotly_white",
         xaxis_title="gap (the missing cards)",
-        yaxis={"title": "chance all its cards are still to come", "range": [0, 1.05]},
+        yaxis={"title": "chance all still to come", "range": [0, 1.05]},
         yaxis_tickformat=".0%",
-        margin={"t": 80},
+        margin={"t": 80, "l": 70, "r": 20},
     )
     return fig
 
@@ -964,11 +976,19 @@ def _distinct_cards(cards: object, rules: Rules, name: str) -> tuple[int, ...]:
     return out
 
 
-class ProbabilityExplorer:
-    """Click cards to mark them as mine or taken by others; the chance plots update live.
+def _readable_cards(fig: Any) -> Any:
+    """Every card on the axis, small enough to read at 1024 px, the figure as wide as the page."""
+    fig.update_layout(font={"size": 13}, margin={"l": 60, "r": 20, "t": 70, "b": 50})
+    fig.update_xaxes(dtick=1, tickangle=0, tickfont={"size": 11})
+    return fig
 
-    Two figures (``FigureWidget``s updated in place): the chance that each card is in play,
-    and the chance that each gap between my runs can still be filled.
+
+class ProbabilityExplorer:
+    """Click cards to mark them as mine or taken by others; the chance plots redraw at once.
+
+    Two figures, each redrawn as a whole on every change (so they stay in step in Voilà and
+    after a reload): the chance that each card is in play, and the chance that each gap
+    between my runs can still be filled.
     """
 
     MODES = (("in my hand", "mine"), ("taken by others", "seen"), ("clear", "clear"))
@@ -984,7 +1004,7 @@ class ProbabilityExplorer:
 
         self._plots, self._probability = plots, probability
         self.rules = check_rules(rules)
-        self.errors = _ErrorPanel()
+        self.errors = ErrorLine()
         self.mine: frozenset[int] = frozenset()
         self.seen: frozenset[int] = frozenset()
         self.mode = W.ToggleButtons(options=self.MODES, value="mine", description="mark as")
@@ -993,15 +1013,18 @@ class ProbabilityExplorer:
             for c in self.rules.cards
         }
         for c, b in self.cards.items():
-            b.on_click(self.errors.guard(functools.partial(self._on_card, c)))
-        self.clear_button = W.Button(description="Clear all", icon="eraser")
-        self.clear_button.on_click(self.errors.guard(lambda _: self.set_cards((), ())))
+            b.on_click(self.errors.guard(functools.partial(self._on_card, c), clear=True))
+        self.clear_button = W.Button(description="Clear all")
+        self.clear_button.on_click(self.errors.guard(lambda _: self.set_cards((), ()), clear=True))
         self.summary = W.HTML()
-        first = self._figures(frozenset(), frozenset())
-        self.in_play = _figure_widget(first[0])
-        self.gap = _figure_widget(first[1])
+        self.summary.add_class("nothanks-summary")
+        self.in_play = FigureArea(height=400)
+        self.gap = FigureArea(height=360)
+        self.in_play.output.add_class("nothanks-in-play")
+        self.gap.output.add_class("nothanks-gaps")
         self.widget = W.VBox(
             [
+                plotly_loader(),
                 W.HTML("<h3 style='margin:.2em 0'>Which cards are still to come?</h3>"),
                 self.mode,
                 W.GridBox(
@@ -1009,10 +1032,11 @@ class ProbabilityExplorer:
                     layout=W.Layout(grid_template_columns="repeat(11, 3.4em)"),
                 ),
                 W.HBox([self.clear_button, self.summary]),
-                self.errors.output,
-                self.in_play,
-                self.gap,
-            ]
+                self.errors.widget,
+                self.in_play.output,
+                self.gap.output,
+            ],
+            layout=W.Layout(width="100%"),
         )
         self.set_cards(hand, seen)
 
@@ -1022,7 +1046,7 @@ class ProbabilityExplorer:
         chances = self._probability.p_gap_fillable(
             sorted(mine), sorted(seen), self.rules, taken=sorted(seen)
         )
-        return fig1, gap_chances_figure(chances, sorted(mine))
+        return _readable_cards(fig1), gap_chances_figure(chances, sorted(mine))
 
     def set_cards(self, hand: Sequence[int] = (), seen: Sequence[int] = ()) -> None:
         """Mark `hand` as mine and `seen` as taken by others; nothing changes on a bad marking."""
@@ -1031,10 +1055,15 @@ class ProbabilityExplorer:
         both = sorted(mine & others)
         if both:
             raise ValueError(f"cards {both} cannot be both in my hand and taken by others")
+        if len(others) > self.rules.n_in_play:
+            raise ValueError(
+                f"at most {self.rules.n_in_play} cards are turned up in a round; "
+                f"{len(others)} are marked as taken by others"
+            )
         fig1, fig2 = self._figures(mine, others)  # may raise: then nothing is applied
         self.mine, self.seen = mine, others
-        refresh_figure(self.in_play, fig1)
-        refresh_figure(self.gap, fig2)
+        self.in_play.show(fig1)
+        self.gap.show(fig2)
         for c, b in self.cards.items():
             b.button_style = "success" if c in mine else "" if c not in others else "warning"
         unseen = self.rules.n_cards - len(mine | others)
@@ -1062,11 +1091,13 @@ MAX_EXPLORER_POT = 200
 
 
 class ChipValueExplorer:
-    """Sliders for card, pot and hand; the take-versus-pass figure updates in place.
+    """Sliders for card, pot and hand; the take-versus-pass figure redraws at once.
 
     The heatmap is Take minus No Thanks! over card × pot for the hand (this move's bookkeeping:
     the card's points against the chips; from :mod:`nothanks_lab.analysis`), with the card and
     pot of the sliders marked and the boundary where `MarginalCostBot(threshold)` starts taking.
+    A bad input (a card already in the hand, a hand that is not card numbers) shows as one
+    line and hides the verdict and figure until the inputs are valid again.
     """
 
     def __init__(
@@ -1100,7 +1131,7 @@ class ChipValueExplorer:
                 f"hand holds {len(hand)} cards; with the card that exceeds the "
                 f"{r.n_in_play} in-play cards of a round"
             )
-        self.errors = _ErrorPanel()
+        self.errors = ErrorLine()
         self.card = W.IntSlider(
             value=card, min=r.low_card, max=r.high_card, description="card", continuous_update=False
         )
@@ -1122,34 +1153,58 @@ class ChipValueExplorer:
             continuous_update=False,
         )
         self.answer = W.HTML()
+        self.answer.add_class("nothanks-verdict")
         self.hand_cards: tuple[int, ...] = ()
-        self.figure = _figure_widget(self._figure(card, pot, tuple(hand), threshold))
+        self.figure = FigureArea(height=460)
         self.widget = W.VBox(
             [
+                plotly_loader(),
                 W.HTML("<h3 style='margin:.2em 0'>Take or No Thanks?</h3>"),
-                W.HBox([self.card, self.pot]),
-                W.HBox([self.hand, self.threshold]),
+                W.Box([self.card, self.pot], layout=_WRAP),
+                W.Box([self.hand, self.threshold], layout=_WRAP),
+                self.errors.widget,
                 self.answer,
-                self.errors.output,
-                self.figure,
-            ]
+                self.figure.output,
+            ],
+            layout=W.Layout(width="100%"),
         )
         for w in (self.card, self.pot, self.hand, self.threshold):
-            w.observe(self.errors.guard(lambda _: self.update()), names="value")
+            w.observe(self._on_input, names="value")
         self.update()
+
+    def _on_input(self, _change: Mapping[str, Any] | None = None) -> None:
+        try:
+            self.update()
+        except Exception as exc:
+            self.errors.report(exc)
+            self.answer.value = ""  # stale: it no longer matches the inputs
+            self.answer.layout.display = "none"
+            self.figure.hide()
+        else:
+            self.errors.clear()
 
     def _parse_hand(self) -> tuple[int, ...]:
         text = self.hand.value.replace(",", " ").split()
-        try:
-            cards = [int(x) for x in text]
-        except ValueError:
+        bad = [x for x in text if not x.lstrip("-").isdigit()]
+        if bad:
             raise ValueError(
-                f"my hand must be card numbers separated by spaces; got {self.hand.value!r}"
-            ) from None
-        hand = self.rules.check_cards(cards, what="my hand")
-        if len(set(hand)) != len(hand):
-            raise ValueError(f"my hand names a card twice: {sorted(hand)}")
-        return tuple(sorted(hand))
+                f"my hand must be card numbers separated by spaces; {bad[0]!r} is not a number"
+            )
+        cards = [int(x) for x in text]
+        outside = [c for c in cards if not self.rules.low_card <= c <= self.rules.high_card]
+        if outside:
+            raise ValueError(
+                f"{outside[0]} is not a card: cards run from {self.rules.low_card} to "
+                f"{self.rules.high_card}"
+            )
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        if twice:
+            raise ValueError(f"{twice[0]} is in my hand twice; each card exists once")
+        if len(cards) + 1 > self.rules.n_in_play:
+            raise ValueError(
+                f"a hand holds at most {self.rules.n_in_play - 1} cards before this one"
+            )
+        return tuple(sorted(cards))
 
     def _figure(self, card: int, pot: int, hand: tuple[int, ...], threshold: int) -> Any:
         a, r = self._analysis, self.rules
@@ -1164,19 +1219,21 @@ class ChipValueExplorer:
             marker={"size": 18, "symbol": "x", "color": "gold", "line": {"width": 2}},
             name=f"card {card}, pot {pot}",
         )
+        fig.update_yaxes(dtick=2)
+        fig.update_layout(margin={"l": 60, "r": 20, "t": 70, "b": 50})
         return fig
 
     def update(self) -> None:
-        """Redraw from the sliders: the figure in place and the verdict for card and pot."""
+        """Redraw from the sliders: the figure and the verdict for card and pot."""
         hand = self._parse_hand()
         card, pot = self.card.value, self.pot.value
         if card in hand:
-            raise ValueError(f"card {card} is already in my hand {list(hand)}; pick another")
+            raise ValueError(f"{card} is already in your hand; pick another card")
         fig = self._figure(card, pot, hand, self.threshold.value)
         diff = self._analysis.immediate_take_minus_pass(card, pot, hand)
         even = self._analysis.break_even_pots(hand, [card], rules=self.rules)[card]
         self.hand_cards = hand
-        refresh_figure(self.figure, fig)
+        self.figure.show(fig)
         better = "Take" if diff < 0 else "No Thanks!" if diff > 0 else "either"
         if even < 0:
             pays = f"taking {card} pays even with no chips on it"
@@ -1186,30 +1243,62 @@ class ChipValueExplorer:
             f"Counting this move only: Take − No Thanks! = <b>{diff:+d}</b> points → "
             f"<b>{better}</b> ({pays})."
         )
+        self.answer.layout.display = ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-class _ProgressExecutor(SerialExecutor):
-    """Runs tournament chunks here, one at a time, advancing an ``IntProgress`` per chunk."""
+# --------------------------------------------------------------------------- the bot lab
+class Cancelled(Exception):
+    """A long run stopped by its Cancel button."""
 
-    def __init__(self, bar: W.IntProgress) -> None:
-        self.bar = bar
+
+class _ProgressExecutor(SerialExecutor):
+    """Runs tournament chunks one at a time, reporting each, stopping when asked to cancel."""
+
+    def __init__(self, on_chunk: Callable[[], None], cancel: threading.Event) -> None:
+        self.on_chunk = on_chunk
+        self.cancel = cancel
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """Run the call now; the bar moves one step."""
+        """Run the call now (unless cancelled), then report progress."""
+        if self.cancel.is_set():
+            raise Cancelled("cancelled")
         future = super().submit(fn, *args, **kwargs)
-        self.bar.value = min(self.bar.max, self.bar.value + 1)
+        self.on_chunk()
         return future
 
 
+#: Warn before a run expected to take longer than this many seconds.
+LONG_RUN_S = 10.0
+#: Decisions in one round of the standard game, roughly (24 cards, passes between takes).
+DECISIONS_PER_ROUND = 60
+
+
+def seconds_per_decision(bot: object, rules: Rules | None = None, probes: int = 3) -> float:
+    """A bot's mean time per decision on a few positions (a quick estimate, never cached)."""
+    from .fast import has_fast_path
+
+    if has_fast_path(bot):
+        return 2e-7  # compiled: the simulator plays millions of decisions a second
+    bot = copy.deepcopy(bot)
+    rng = np.random.default_rng(0)
+    start = time.perf_counter()
+    for _ in range(probes):
+        g = Game(3, rules=rules, seed=rng)
+        bot.act(g.view(0))  # type: ignore[attr-defined]
+    return (time.perf_counter() - start) / probes
+
+
 class BotLab:
-    """Pick bots and their parameters, run a tournament with a progress bar, see win shares.
+    """Pick bots and their parameters, run a tournament with progress and Cancel, see win shares.
 
     The tournament (rotated seats, paired deals, 95% intervals) is
-    :func:`nothanks_lab.tournaments.tournament`; the figure is
-    :func:`nothanks_lab.plots.plot_win_shares` in a ``FigureWidget`` updated in place.
+    :func:`nothanks_lab.tournaments.tournament`, run on a thread so the page keeps answering:
+    the progress line shows an estimate of the time left and a Cancel button stops the run
+    between chunks. Before a run that should take more than about 10 s, the lab says so.
+    `run` (what the button calls, on a thread) or `run_now` (here, blocking) start it.
     """
 
     def __init__(
@@ -1230,10 +1319,10 @@ class BotLab:
         n_games = check_int(n_games, "n_games", low=10, high=20_000)
         seed = check_int(seed, "seed", low=0, high=MAX_TABLE_SEED)
         chunks = check_int(chunks, "chunks", low=1, high=1000)
-        self.errors = _ErrorPanel()
+        self.errors = ErrorLine()
         self.chunks = chunks
         self.pickers = [
-            BotPicker(f"Bot {i + 1}", bots[i] if i < len(bots) else None) for i in range(7)
+            BotPicker(f"Bot {i + 1}", bots[i] if i < len(bots) else "random") for i in range(7)
         ]
         self.players = W.IntSlider(
             value=len(bots), min=3, max=7, description="bots", continuous_update=False
@@ -1246,66 +1335,151 @@ class BotLab:
             description="deals",
             continuous_update=False,
         )
-        self.seed = W.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed")
+        self.seed = W.BoundedIntText(value=seed, min=0, max=MAX_TABLE_SEED, description="seed")
         self.run_button = W.Button(description="Run tournament", button_style="primary")
+        self.cancel_button = W.Button(description="Cancel", button_style="danger")
+        self.cancel_button.layout.display = "none"
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress")
+        self.progress_text = W.HTML()
+        self.estimate = W.HTML()
+        self.estimate.add_class("nothanks-estimate")
         self.table = W.HTML()
         self.result: Any = None
-        self.figure: Any = None
-        self.figure_box = W.VBox()
-        self.seats_box = W.VBox()
+        self.figure = FigureArea(height=420)
+        self.figure.output.layout.display = "none"
+        self.seats_box = W.VBox(layout=W.Layout(width="100%"))
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._speed: dict[str, float] = {}
         self.widget = W.VBox(
             [
+                plotly_loader(),
                 W.HTML("<h3 style='margin:.2em 0'>Bot lab</h3>"),
-                W.HBox([self.players, self.n_games, self.seed]),
+                W.Box([self.players, self.n_games, self.seed], layout=_WRAP),
                 self.seats_box,
-                W.HBox([self.run_button, self.progress]),
-                self.errors.output,
+                self.estimate,
+                W.Box(
+                    [self.run_button, self.cancel_button, self.progress, self.progress_text],
+                    layout=_WRAP,
+                ),
+                self.errors.widget,
                 self.table,
-                self.figure_box,
-            ]
+                self.figure.output,
+            ],
+            layout=W.Layout(width="100%"),
         )
-        self.players.observe(self.errors.guard(lambda _: self._layout()), names="value")
-        self.run_button.on_click(self.errors.guard(lambda _: self.run()))
+        g = self.errors.guard
+        self.players.observe(g(lambda _: self._layout()), names="value")
+        self.n_games.observe(g(lambda _: self._estimate()), names="value")
+        for p in self.pickers:
+            p.dropdown.observe(g(lambda _: self._estimate()), names="value")
+        self.run_button.on_click(g(lambda _: self.run()))
+        self.cancel_button.on_click(g(lambda _: self.cancel()))
         self._layout()
 
     def _layout(self) -> None:
         self.seats_box.children = tuple(p.widget for p in self.pickers[: self.players.value])
+        self._estimate()
 
-    def run(self) -> Any:
-        """Play the tournament of the chosen bots (every bot at one table, seats rotated)."""
+    def expected_seconds(self) -> float:
+        """Rough time the chosen run takes: each bot's time per decision × decisions played."""
+        total = 0.0
+        pickers = self.pickers[: self.players.value]
+        for p in pickers:
+            key = p.spec()
+            if key not in self._speed:
+                self._speed[key] = seconds_per_decision(p.make(np.random.SeedSequence(0)))
+            total += self._speed[key] / len(pickers)
+        return total * DECISIONS_PER_ROUND * int(self.n_games.value)
+
+    def _estimate(self) -> None:
+        s = self.expected_seconds()
+        if s > LONG_RUN_S:
+            self.estimate.value = (
+                f"<span style='color:#a15c00'>This run will take about {_duration(s)} "
+                "(slow bots at the table); it can be cancelled.</span>"
+            )
+        else:
+            self.estimate.value = ""
+
+    def _field(self) -> list[Any]:
+        pickers = self.pickers[: self.players.value]
+        return [p.make(np.random.SeedSequence([self.seed.value, i])) for i, p in enumerate(pickers)]
+
+    def run(self) -> threading.Thread:
+        """Start the tournament on a thread (the page keeps answering; Cancel stops it)."""
+        if self._thread is not None and self._thread.is_alive():
+            raise RuntimeError("a tournament is already running; wait or press Cancel")
+        self._estimate()
+        self._thread = threading.Thread(target=self._run_guarded, daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def _run_guarded(self) -> None:
+        try:
+            self.run_now()
+        except Cancelled:
+            self.progress_text.value = "cancelled"
+        except Exception as exc:
+            self.errors.report(exc)
+
+    def cancel(self) -> None:
+        """Stop the running tournament after the chunk in progress."""
+        self._cancel.set()
+
+    def run_now(self) -> Any:
+        """Play the tournament of the chosen bots here (every bot at one table, seats rotated)."""
         from .plots import plot_win_shares
         from .tournaments import tournament
 
-        pickers = self.pickers[: self.players.value]
-        field = [
-            p.make(np.random.SeedSequence([self.seed.value, i])) for i, p in enumerate(pickers)
-        ]
+        field = self._field()
         n_games = int(self.n_games.value)
         chunk = max(1, -(-n_games // self.chunks))
         self.progress.max = -(-n_games // chunk)
         self.progress.value = 0
+        self.progress_text.value = ""
+        self._cancel.clear()
+        start = time.perf_counter()
+
+        def on_chunk() -> None:
+            done = self.progress.value = min(self.progress.max, self.progress.value + 1)
+            left = (time.perf_counter() - start) / done * (self.progress.max - done)
+            self.progress_text.value = (
+                f"{done} of {self.progress.max} chunks; about {_duration(left)} left"
+                if done < self.progress.max
+                else f"done in {_duration(time.perf_counter() - start)}"
+            )
+
         self.run_button.disabled = True
+        self.cancel_button.layout.display = ""
+        self.errors.clear()
         try:
             result = tournament(
                 field,
                 n_games=n_games,
                 seed=int(self.seed.value),
                 chunk_size=chunk,
-                executor=_ProgressExecutor(self.progress),
+                executor=_ProgressExecutor(on_chunk, self._cancel),
                 progress=False,
             )
         finally:
             self.run_button.disabled = False
-        fig = plot_win_shares(result)
+            self.cancel_button.layout.display = "none"
         self.result = result
         self.table.value = result._repr_html_()
-        if self.figure is None:
-            self.figure = _figure_widget(fig)
-            self.figure_box.children = (self.figure,)
-        else:
-            refresh_figure(self.figure, fig)
+        self.figure.show(plot_win_shares(result))
         return result
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _duration(seconds: float) -> str:
+    """``"12 s"``, ``"3 min"``: a rough duration for a person.
+
+    >>> _duration(4.2), _duration(54), _duration(400)
+    ('4 s', '54 s', '7 min')
+    """
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    return f"{round(seconds / 60)} min"

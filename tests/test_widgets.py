@@ -7,8 +7,10 @@ real kernel), which wait a fraction of a second.
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
+import threading
 import time
 from typing import Any, ClassVar
 
@@ -17,6 +19,7 @@ import numpy as np
 import pytest
 
 import nothanks_lab as nt
+from nothanks_lab import render
 from nothanks_lab.bots import MarginalCostBot, RandomBot
 from nothanks_lab.widgets import (
     BotLab,
@@ -24,6 +27,7 @@ from nothanks_lab.widgets import (
     ChipValueExplorer,
     PlayTable,
     ProbabilityExplorer,
+    _ProgressExecutor,
     final_scores_html,
     hints_html,
     neighbour_cards,
@@ -69,7 +73,10 @@ def test_default_table_is_dealt_and_waits_for_the_person() -> None:
     labels = [b.description for b in buttons(t.widget)]
     assert [x for x in labels if "Take" in x] == ["Take"]
     assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"]
-    assert "New game" in labels and "Next round" in labels
+    assert "New game" in labels and "Next round" in labels and "Play again" in labels
+    assert t.next_button.layout.display == "none" and t.again_button.layout.display == "none"
+    assert t.difficulty == "medium" and "opponents: medium" in t.title.value
+    assert all(isinstance(p, nt.bots.HeuristicBot) for p in t.policies[1:])
     assert f">{t.game.active_card}<" in t.table.value
     assert "Your turn" in t.status.value
     bundle = t._repr_mimebundle_()
@@ -95,6 +102,9 @@ def test_a_full_round_by_clicks_ends_in_final_scores() -> None:
         assert f">{c}<" in final
     assert "Winner" in final
     assert t.take_button.disabled and t.pass_button.disabled
+    # The table itself offers the next step (not a button hidden in the Setup panel).
+    assert t.again_button.layout.display != "none" and t.next_button.layout.display == "none"
+    assert "Play again" in t.status.value and "Setup" not in t.status.value
     assert len(t.log_lines) == len(game.history)
     assert "<li>" + t.log_lines[-1] in t.log.value  # newest first
     assert t.results[0].scores == game.scores()
@@ -117,9 +127,12 @@ def test_a_match_at_the_table_equals_play_match_with_the_same_seed() -> None:
         click_as(t, me)
         if r < rounds - 1:
             assert t.phase == "round_over" and t.next_button.layout.display != "none"
+            assert t.again_button.layout.display != "none"
             assert f"1 of {rounds}" not in t.final.value or r == 0
             t.next_button.click()
     assert t.phase == "match_over" and t.next_button.layout.display == "none"
+    assert t.again_button.layout.display != "none"
+    assert "class='nothanks-match'" in t.final.value and "padding" in t.final.value
     expected = nt.play_match(
         [me, MarginalCostBot(3), MarginalCostBot(12)], rounds=rounds, seed=seed
     )
@@ -221,9 +234,11 @@ def test_bot_that_raises_is_shown_and_the_game_stays_intact() -> None:
     while t.phase == "human":
         t.pass_button.click()
     assert t.phase == "failed"
-    assert any("PolicyError" in m and "boom at the table" in m for m in t.errors.messages)
-    text = "".join(o["text"] for o in t.errors.output.outputs)
-    assert "boom at the table" in text and "Raiser" in text
+    # One line in plain words on the page; the traceback only for developers.
+    assert "boom at the table" in t.errors.text and "Raiser" in t.errors.text
+    assert "Traceback" not in t.errors.widget.value and "PlayerView" not in t.errors.widget.value
+    assert "Traceback" in t.errors.tracebacks[-1]
+    assert t.again_button.layout.display != "none"
     assert t.game.current_player == 2  # the failed move was never applied
     history = t.game.history
     assert t.game.history == nt.Game.replay(3, history, deck=_deck(t.game)).history
@@ -268,7 +283,7 @@ def test_zero_chips_disables_no_thanks_with_the_reason() -> None:
     before = t.game.history
     t.pass_button.click()  # only a program can click a disabled button: refused, shown
     assert t.game.history == before
-    assert any("IllegalActionError" in m for m in t.errors.messages)
+    assert "cannot say No thanks" in t.errors.text and "Traceback" not in t.errors.widget.value
     t.take_button.click()
     assert len(t.game.history) == 1
 
@@ -279,7 +294,7 @@ def test_setup_controls_build_the_next_game() -> None:
     assert len(t.seats_box.children) == 5
     picker = t.pickers[2]
     picker.dropdown.value = "random"
-    (slider,) = picker.params_box.children
+    (slider,) = picker.sliders
     assert slider.description == "p_take" and (slider.min, slider.max) == (0.0, 1.0)
     slider.value = 0.25
     t.rounds_box.value = 2
@@ -294,14 +309,14 @@ def test_setup_controls_build_the_next_game() -> None:
 
 def test_bot_picker_builds_sliders_from_declared_params() -> None:
     p = BotPicker("Seat 1", ("marginal", {"threshold": 4}))
-    (slider,) = p.params_box.children
+    (slider,) = p.sliders
     declared = nt.bots.params_of("marginal")["threshold"]
     assert (slider.min, slider.max, slider.value) == (declared.low, declared.high, 4)
     assert p.make().threshold == 4 and p.spec() == "marginal(threshold=4)"
     slider.value = declared.default
     assert p.spec() == "marginal"  # at its defaults a bot is just its name
     p.dropdown.value = "random"
-    assert [w.description for w in p.params_box.children] == ["p_take"]
+    assert [w.description for w in p.sliders] == ["p_take"]
     a = p.make(np.random.SeedSequence(1))
     b = p.make(np.random.SeedSequence(1))
     assert [a.rng.random() for _ in range(3)] == [b.rng.random() for _ in range(3)]
@@ -373,7 +388,8 @@ def test_hint_toggle_shows_hints_on_my_turn() -> None:
     assert "Estimated value of Take vs No Thanks!" in html
     n = int(re.search(r"\(([\d,]+) rollouts per move", html).group(1).replace(",", ""))
     seed = t.match_seed * 1000 + len(t.game.history)
-    ev = analysis.evaluate_position(t.view, seed=seed, n=n)
+    field, _ = t.session.rollout_field()
+    ev = analysis.evaluate_position(t.view, field=field, seed=seed, n=n)
     # Same seed, same samples: the panel's numbers are the analysis module's own.
     assert f"{ev.take.score.value:.1f} <small>[{ev.take.score.low:.1f}" in html
     t.hint_toggle.value = False
@@ -424,38 +440,70 @@ def _run(kc: Any, code: str) -> str:
 
 
 # ----------------------------------------------------------------------------- explorers
-def test_probability_explorer_updates_its_figures_in_place() -> None:
+def figure_traces(area: Any) -> list[dict[str, Any]]:
+    """The traces a `FigureArea` sends to the page, read back from its HTML."""
+    html = area.output.outputs[0]["data"]["text/html"]
+    spec = json.loads(re.search(r"var spec=(\{.*?\});var tries", html).group(1))
+    return spec["data"]
+
+
+def test_probability_explorer_redraws_its_figures_from_each_marking() -> None:
     from nothanks_lab import probability
 
     pe = ProbabilityExplorer(hand=[27, 29])
-    fig, bars = pe.in_play, pe.gap.data[0]
-    assert bars.x == ("28",) and bars.y[0] == pytest.approx(22 / 31)
+    bars = figure_traces(pe.gap)[0]
+    assert bars["x"] == ["28"] and bars["y"][0] == pytest.approx(22 / 31)
     pe.mode.value = "seen"
     for c in (3, 4, 28):
         pe.cards[c].click()
     assert pe.seen == {3, 4, 28} and pe.mine == {27, 29}
-    assert pe.in_play is fig and pe.gap.data[0] is bars  # same widget, same trace objects
-    assert bars.y == (0.0,)  # 28 is in another hand: the gap can no longer be filled
+    assert figure_traces(pe.gap)[0]["y"] == [0.0]  # 28 is in another hand: no longer fillable
     expected = probability.p_in_play_each([3, 4, 27, 28, 29])
-    shown = {x: y for t in fig.data for x, y in zip(t.x, t.y, strict=True)}
+    shown = {x: y for t in figure_traces(pe.in_play) for x, y in zip(t["x"], t["y"], strict=True)}
     assert shown == pytest.approx(expected)
     assert pe.cards[28].button_style == "warning" and pe.cards[27].button_style == "success"
     pe.mode.value = "mine"
     pe.cards[28].click()  # moves 28 from others' cards to mine: no gap left
-    assert pe.mine == {27, 28, 29} and 28 not in pe.seen and pe.gap.data[0].x == ()
+    assert pe.mine == {27, 28, 29} and 28 not in pe.seen and figure_traces(pe.gap)[0]["x"] == []
     pe.mode.value = "clear"
     pe.cards[3].click()
     assert pe.seen == {4}
+    assert pe.gap.draws == pe.in_play.draws == 6  # one redraw per marking, each a whole figure
+
+
+def test_explorer_figures_are_whole_html_redraws_without_network() -> None:
+    """Each redraw replaces the Output's HTML (no FigureWidget state to fall out of step)."""
+    pe = ProbabilityExplorer(hand=[10])
+    loader = pe.widget.children[0]
+    js = loader.outputs[0]["data"]["text/html"]
+    assert "window.Plotly = Plotly" in js and len(js) > 1_000_000  # plotly.js, inline
+    before = pe.in_play.output.outputs
+    pe.cards[11].click()
+    after = pe.in_play.output.outputs
+    assert after != before and len(after) == 1
+    html = after[0]["data"]["text/html"]
+    assert "Plotly.newPlot" in html and "responsive:true" in html and "width:100%" in html
+    # (plotly.js itself only mentions map tiles' addresses; the browser test watches requests)
+    for output in (pe.in_play.output, pe.gap.output):
+        text = output.outputs[0]["data"]["text/html"]
+        assert not re.search(r"(src|href)=['\"]?(https?:)?//", text)  # nothing from a CDN
+    layout = pe.in_play.figure.layout
+    assert layout.width is None and layout.xaxis.dtick == 1  # full width, every card labelled
 
 
 def test_probability_explorer_refuses_an_impossible_marking() -> None:
     rules = nt.Rules()
     pe = ProbabilityExplorer(seen=list(range(3, 3 + rules.n_in_play)))
-    before = (pe.mine, pe.seen, pe.in_play.data[1].y)
+    before = (pe.mine, pe.seen, pe.in_play.html)
     pe.mode.value = "seen"
     pe.cards[35].click()  # one more face-up card than a round turns up
-    assert any("ValueError" in m for m in pe.errors.messages)
-    assert (pe.mine, pe.seen, pe.in_play.data[1].y) == before
+    assert "at most 24 cards are turned up" in pe.errors.text
+    assert "Traceback" not in pe.errors.widget.value
+    assert (pe.mine, pe.seen, pe.in_play.html) == before
+    pe.cards[35].click()  # a valid click (unmarks nothing, since 35 is not marked): clears
+    pe.mode.value = "clear"
+    pe.cards[3].click()
+    assert pe.errors.text == "" and pe.errors.widget.value == ""
     with pytest.raises(ValueError, match="both in my hand and taken"):
         pe.set_cards([5], [5])
 
@@ -464,26 +512,56 @@ def test_chip_value_explorer_follows_its_sliders() -> None:
     from nothanks_lab import analysis
 
     ce = ChipValueExplorer(card=20, pot=5, hand=[27, 29])
-    fig = ce.figure
-    heat, _, marker = fig.data
+    heat, _, marker = ce.figure.figure.data
     surface = analysis.take_pass_surface(nt.Rules().cards, range(31), (27, 29))
     np.testing.assert_array_equal(np.array(heat.z), surface.values)
     assert (marker.x, marker.y) == ((5,), (20,))
     assert "<b>+14</b>" in ce.answer.value  # 20 costs 20 points, the pot gives 5, a pass costs 1
     ce.card.value = 28
     ce.pot.value = 0
-    assert ce.figure is fig and fig.data[2] is marker and (marker.x, marker.y) == ((0,), (28,))
+    marker = ce.figure.figure.data[2]
+    assert (marker.x, marker.y) == ((0,), (28,))
     assert f"<b>{analysis.immediate_take_minus_pass(28, 0, (27, 29)):+d}</b>" in ce.answer.value
     ce.hand.value = "10 11"
     again = analysis.take_pass_surface(nt.Rules().cards, range(31), (10, 11))
+    fig = ce.figure.figure
     assert fig.data[0].y == again.cards and np.array_equal(np.array(fig.data[0].z), again.values)
     ce.threshold.value = 0
     takes = analysis.bot_boundary(MarginalCostBot(0), nt.Rules().cards, range(31), (10, 11))
     cards = [c for c in takes.cards if takes.take_from[c] is not None]
-    assert fig.data[1].y == tuple(cards)
-    ce.hand.value = "10 ten"
-    assert "card numbers" in ce.errors.messages[-1]
-    assert ce.hand_cards == (10, 11)
+    assert ce.figure.figure.data[1].y == tuple(cards)
+
+
+@pytest.mark.parametrize(
+    ("hand", "card", "message"),
+    [
+        ("27 29", 27, "27 is already in your hand"),
+        ("abc", 20, "'abc' is not a number"),
+        ("10 ten", 20, "'ten' is not a number"),
+        ("99", 20, "99 is not a card"),
+        ("5 5", 20, "5 is in my hand twice"),
+    ],
+)
+def test_chip_value_explorer_bad_input_is_one_line_then_clears(
+    hand: str, card: int, message: str
+) -> None:
+    ce = ChipValueExplorer(card=20, pot=5, hand=[27, 29])
+    ce.card.value = 21
+    good = ce.answer.value
+    ce.hand.value = hand
+    ce.card.value = card
+    assert message in ce.errors.text
+    value = ce.errors.widget.value
+    assert "Traceback" not in value and value.count("<div") == 1
+    # Results that no longer match the inputs are hidden, not left stale.
+    assert ce.answer.value == "" and ce.answer.layout.display == "none"
+    assert ce.figure.figure is None and ce.figure.output.layout.display == "none"
+    ce.hand.value = "x"  # a second bad input replaces the line; lines never pile up
+    assert ce.errors.widget.value.count("nothanks-error") == 1
+    ce.hand.value = "27 29"
+    ce.card.value = 21
+    assert ce.errors.widget.value == "" and ce.answer.value == good
+    assert ce.figure.figure is not None and ce.figure.output.layout.display == ""
 
 
 def test_bot_lab_runs_a_tournament_with_progress() -> None:
@@ -492,21 +570,21 @@ def test_bot_lab_runs_a_tournament_with_progress() -> None:
     specs = [("marginal", {"threshold": t}) for t in (-5, 5, 15)]
     lab = BotLab(specs, n_games=30, seed=4, chunks=3)
     lab.run_button.click()
+    lab._thread.join(timeout=120)
     assert lab.errors.messages == []
     assert (lab.progress.value, lab.progress.max) == (3, 3)
     expected = tournament([MarginalCostBot(t) for t in (-5, 5, 15)], n_games=30, seed=4)
     assert lab.result.to_records() == expected.to_records()
-    bars = lab.figure.data[0]
+    bars = lab.figure.figure.data[0]
     recs = expected.to_records()
     assert list(bars.y) == pytest.approx([r["win_share"] for r in recs])
     assert list(bars.error_y.array) == pytest.approx(
         [r["win_share_high"] - r["win_share"] for r in recs]
     )
     assert "win share" in lab.table.value.lower()
-    fig = lab.figure
     lab.n_games.value = 40
-    lab.run()
-    assert lab.figure is fig and lab.result.n_deals == 40
+    lab.run_now()
+    assert lab.result.n_deals == 40 and lab.figure.draws == 2
 
 
 class Recorder:
@@ -541,3 +619,180 @@ def test_widgets_are_exported_lazily() -> None:
     code = "import sys, nothanks_lab; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"  # scripts and worker processes skip ipywidgets
+
+
+# ----------------------------------------------------------------------------- issue 16
+def acting_row(table: PlayTable) -> tuple[int, str]:
+    """The seat of the highlighted row and the row's HTML (exactly one row is highlighted)."""
+    rows = re.findall(
+        r"<tr class='nothanks-to-act'[^>]*data-seat='(\d)'>(.*?)</tr>", table.table.value
+    )
+    assert len(rows) == 1, table.table.value
+    return int(rows[0][0]), rows[0][1]
+
+
+def test_the_seat_to_act_is_highlighted_not_the_persons_row() -> None:
+    t = PlayTable(bot_delay=None, double_click_s=0, seed=5)
+    seat, _ = acting_row(t)
+    assert seat == 0 and "Your turn" in t.status.value and "background" in t.status.value
+    t.pass_button.click()
+    seat, row = acting_row(t)
+    assert seat == t.game.current_player == 1 and "▶" in row
+    assert "Your turn" not in t.status.value and "Bot 1 is thinking" in t.status.value
+    t.advance()
+    seat, _ = acting_row(t)
+    assert seat == t.game.current_player
+    me = MarginalCostBot(10)
+    while t.phase in ("bot", "human"):
+        if t.phase == "bot":
+            t.advance()
+            assert t.game.is_over or acting_row(t)[0] == t.game.current_player
+        else:
+            (t.take_button if me.act(t.view) is nt.Action.TAKE else t.pass_button).click()
+    assert t.game.is_over
+    assert "nothanks-to-act" not in t.table.value  # nobody acts once the round is over
+
+
+def test_each_row_shows_that_seats_last_move() -> None:
+    t = PlayTable(3, ["marginal", "marginal"], bot_delay=0, double_click_s=0, seed=2)
+    t.pass_button.click()
+    cells = re.findall(
+        r"data-seat='(\d)'>.*?<td class='nothanks-last'[^>]*>(.*?)</td>", t.table.value
+    )
+    assert len(cells) == 3
+    last = t.session.last_moves()
+    for seat, text in cells:
+        assert text == render.move_words(last[int(seat)])
+    assert cells[0][1].startswith("No thanks! on ")
+
+
+@pytest.mark.parametrize(
+    ("level", "cls"), [("easy", "MarginalCostBot"), ("medium", "HeuristicBot"), ("hard", "BestBot")]
+)
+def test_difficulty_presets_seat_their_bots(level: str, cls: str) -> None:
+    t = PlayTable(3, difficulty=level, bot_delay=None, seed=1)
+    assert [type(p).__name__ for p in t.policies[1:]] == [cls, cls]
+    assert t.difficulty_box.value == level and f"opponents: {level}" in t.title.value
+    assert nt.table.DIFFICULTIES[level].summary in t.difficulty_text.value
+
+
+@pytest.mark.parametrize("bad", ["expert", "Hard", None, 1])
+def test_an_unknown_difficulty_is_a_value_error(bad: object) -> None:
+    with pytest.raises(ValueError, match="difficulty must be one of"):
+        PlayTable(difficulty=bad, bot_delay=None)  # type: ignore[arg-type]
+
+
+def test_the_setup_difficulty_sets_the_bots_for_the_next_game() -> None:
+    t = PlayTable(3, bot_delay=None, seed=1)
+    t.difficulty_box.value = "easy"
+    assert [p.name for p in t.pickers[1:3]] == ["marginal", "marginal"]
+    t.new_button.click()
+    assert all(isinstance(p, MarginalCostBot) for p in t.policies[1:])
+    assert "opponents: easy" in t.title.value
+    t.pickers[1].dropdown.value = "random"  # changed by hand: no preset claimed
+    t.difficulty_box.value = "custom"
+    t.new_button.click()
+    assert isinstance(t.policies[1], RandomBot) and "opponents" not in t.title.value
+
+
+def test_setup_shows_few_parameters_and_wraps_the_rest_in_a_collapsed_section() -> None:
+    for name, main in [("best", ["n_rollouts"]), ("linear", []), ("marginal", ["threshold"])]:
+        p = BotPicker("Seat 1", name)
+        assert [w.description for w in p.main_box.children] == main
+        assert len(p.main_box.children) <= 2
+        rest = p.advanced_box.children
+        assert len(rest) == len(nt.bots.params_of(name)) - len(main)
+        assert p.advanced.selected_index is None  # collapsed
+        assert (p.advanced.layout.display == "none") == (not rest)
+        assert p.advanced_box.layout.flex_flow == "row wrap"
+        for w in p.sliders:  # whole labels, no slider squeezed to a knob
+            assert w.style.description_width == "10em" and w.layout.width == "26em"
+    assert "(hard)" in dict((v, k) for k, v in p.dropdown.options)["best"]
+    p = BotPicker("Seat 1", ("heuristic", {"milk_margin": 5.0}))
+    assert p.params["milk_margin"] == 5.0 and p.spec() == "heuristic(milk_margin=5)"
+
+
+def test_hints_say_which_opponents_the_rollouts_assume() -> None:
+    t = PlayTable(3, ["best", ("marginal", {"threshold": 2})], bot_delay=None, seed=4)
+    t.hint_toggle.value = True
+    html = t.hints.value
+    assert "Bot 1 (best) played by marginal(10)" in html
+    assert "Bot 2 as itself (marginal(threshold=2))" in html
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "clear"),
+    [
+        (0.04, 1.0, False),
+        (0.0, 1.0, False),
+        (-0.5, 0.5, False),
+        (0.06, 1.0, True),
+        (-1.0, -0.06, True),
+    ],
+)
+def test_clearly_only_when_the_shown_interval_excludes_zero(
+    low: float, high: float, clear: bool
+) -> None:
+    from nothanks_lab.analysis import Estimate, MoveValue, PositionEvaluation
+
+    def est(v: float, lo: float, hi: float) -> Any:
+        return Estimate(value=v, low=lo, high=hi, n=100)
+
+    move = MoveValue(nt.Action.TAKE, est(10, 9, 11), est(0.3, 0.2, 0.4))
+    ev = PositionEvaluation(
+        seat=0,
+        card=20,
+        pot=3,
+        take=move,
+        no_thanks=MoveValue(nt.Action.PASS, est(10, 9, 11), est(0.3, 0.2, 0.4)),
+        score_diff=est((low + high) / 2, low, high),
+        win_diff=est(0, -0.1, 0.1),
+        n=100,
+        policy="x",
+    )
+    html = render.position_evaluation_html(ev, ["Bot 1 as itself (marginal)"])
+    assert ("clearly" in html) == clear
+    assert ("too close to call" in html) == (not clear)
+    assert "opponents: Bot 1 as itself (marginal)" in html
+
+
+def test_bot_lab_warns_before_a_long_run_and_cancels() -> None:
+    lab = BotLab(["marginal", "marginal", "marginal"], n_games=20, seed=1, chunks=20)
+    assert lab.estimate.value == ""  # compiled bots: quick
+    lab.pickers[0].dropdown.value = "best"
+    lab.n_games.value = 2000
+    assert "This run will take about" in lab.estimate.value
+    lab._speed = {k: 0.05 for k in lab._speed}  # pretend every bot is slow; no real waiting
+    started = threading.Event()
+    release = threading.Event()
+    real = _ProgressExecutor.submit
+
+    def slow_submit(self: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        started.set()
+        release.wait(5)
+        return real(self, lambda *a, **k: fn(*a, **k), *args, **kwargs)
+
+    lab.pickers[0].dropdown.value = "marginal"
+    lab.n_games.value = 200
+    _ProgressExecutor.submit = slow_submit  # type: ignore[method-assign]
+    try:
+        thread = lab.run()
+        assert started.wait(5)
+        assert lab.cancel_button.layout.display == "" and lab.run_button.disabled
+        lab.cancel_button.click()
+        release.set()
+        thread.join(30)
+    finally:
+        _ProgressExecutor.submit = real  # type: ignore[method-assign]
+    assert not thread.is_alive() and lab.result is None
+    assert lab.progress_text.value == "cancelled" and not lab.run_button.disabled
+    assert lab.progress.value <= 1 and lab.errors.messages == []
+
+
+def test_bot_lab_progress_says_how_long_is_left() -> None:
+    lab = BotLab(["marginal", "marginal", "marginal"], n_games=40, seed=1, chunks=4)
+    seen: list[str] = []
+    lab.progress_text.observe(lambda c: seen.append(c["new"]), names="value")
+    lab.run_now()
+    assert any(re.search(r"1 of 4 chunks; about \d+ s left", s) for s in seen), seen
+    assert seen[-1].startswith("done in")

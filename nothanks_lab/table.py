@@ -1,0 +1,356 @@
+"""The play table's model: a match of rounds between one person and bots, without widgets.
+
+`TableSession` owns everything a play UI needs beyond drawing: the deals (drawn from the
+match seed exactly as `play_match` draws them), each bot built with its own seeded generator,
+whose turn it is, the bots' moves one at a time, the person's moves, finished rounds, the next
+round of a match, and "play again" with a fresh seed. A widget (`nothanks_lab.widgets.PlayTable`)
+only draws a session and forwards clicks to it, so the whole state machine is tested here
+without ipywidgets. The difficulty presets (`DIFFICULTIES`) live here too.
+
+>>> s = TableSession(["marginal", "marginal", None], human_seat=2, seed=5)
+>>> s.phase, s.round_number
+('bot', 1)
+>>> _ = s.run_bots()
+>>> s.phase
+'human'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .engine import Action, Event, Game, IllegalActionError
+from .play import GameResult, MatchResult, PolicyError, ask, policy_name
+from .rules import Rules
+from .validate import check_int, check_rules, check_seat, check_seed
+
+__all__ = [
+    "DEFAULT_DIFFICULTY",
+    "DIFFICULTIES",
+    "BotSpec",
+    "Difficulty",
+    "TableSession",
+    "build_bot",
+    "check_difficulty",
+    "difficulty_bots",
+    "spec_label",
+]
+
+#: A bot for one seat: a registered name, ``(name, params)``, or any policy object.
+BotSpec = str | tuple[str, Mapping[str, Any]] | Any
+
+#: Largest seed a table accepts (what a seed box can show).
+MAX_TABLE_SEED = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A preset of opponents: the bot every other seat gets, and what it means in words."""
+
+    name: str
+    """``"easy"``, ``"medium"`` or ``"hard"``."""
+    bot: tuple[str, Mapping[str, Any]]
+    """Registered bot name and parameters given to every bot seat."""
+    summary: str
+    """One sentence for the setup panel and the README."""
+
+
+DIFFICULTIES: dict[str, Difficulty] = {
+    "easy": Difficulty(
+        "easy",
+        ("marginal", {"threshold": 10}),
+        "simple rule bots (marginal, threshold 10): they take a card when its extra points "
+        "minus the chips on it are at most 10, and never plan ahead",
+    ),
+    "medium": Difficulty(
+        "medium",
+        ("heuristic", {}),
+        "heuristic bots: a hand-tuned rule that also weighs runs, chips and the late game",
+    ),
+    "hard": Difficulty(
+        "hard",
+        ("best", {}),
+        "the strongest bot (best): it plays each decision out by simulation, up to 50 ms a move",
+    ),
+}
+DEFAULT_DIFFICULTY = "medium"
+
+
+def check_difficulty(difficulty: object, name: str = "difficulty") -> str:
+    """`difficulty` if it names a preset, else `ValueError` listing the presets.
+
+    >>> check_difficulty("hard")
+    'hard'
+    """
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
+        allowed = ", ".join(repr(k) for k in DIFFICULTIES)
+        raise ValueError(f"{name} must be one of {allowed}; got {difficulty!r}")
+    return difficulty
+
+
+def difficulty_bots(difficulty: str, n_players: int, human_seat: int) -> list[BotSpec | None]:
+    """Bot specs per seat for a preset, None at the person's seat.
+
+    >>> difficulty_bots("easy", 3, 0)
+    [None, ('marginal', {'threshold': 10}), ('marginal', {'threshold': 10})]
+    """
+    name, params = DIFFICULTIES[check_difficulty(difficulty)].bot
+    return [None if i == human_seat else (name, dict(params)) for i in range(n_players)]
+
+
+def spec_label(spec: BotSpec) -> str:
+    """A short name for a bot spec, naming only non-default settings: ``"marginal(threshold=4)"``.
+
+    >>> spec_label(("marginal", {"threshold": 10})), spec_label(("marginal", {"threshold": 4}))
+    ('marginal', 'marginal(threshold=4)')
+    """
+    from .bots import params_of
+
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        name, params = spec
+        declared = params_of(name)
+        inner = ", ".join(
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in params.items()
+            if k not in declared or v != declared[k].default
+        )
+        return f"{name}({inner})" if inner else name
+    return policy_name(spec)
+
+
+def build_bot(spec: BotSpec, seed: np.random.SeedSequence | None = None) -> Any:
+    """The policy a spec names; a randomized bot draws from its own generator seeded by `seed`."""
+    from .bots import bot_class, make_bot
+    from .bots.base import RandomizedBot
+
+    if isinstance(spec, str):
+        spec = (spec, {})
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        name, params = spec[0], dict(spec[1])
+        cls = bot_class(name)  # ValueError naming the registered bots
+        if isinstance(cls, type) and issubclass(cls, RandomizedBot):
+            params["seed"] = seed
+        return make_bot(name, **params)
+    if callable(getattr(spec, "act", None)):
+        return spec
+    raise ValueError(
+        f"a bot is a registered name, (name, params) or an object with act(view); got {spec!r}"
+    )
+
+
+class TableSession:
+    """One match (one or more rounds) between a person at `human_seat` and bots.
+
+    Args:
+        bots: one spec per seat, None at the person's seat (see `build_bot`).
+        human_seat: the seat the person plays.
+        seed: the match seed: deal ``r`` comes from ``SeedSequence(seed).spawn(rounds)[r]``
+            (as in `play_match`), bot ``i``'s generator from ``SeedSequence(seed).spawn(n + 1)``.
+        rounds: rounds in the match (1 for a single round).
+        rules: the rule set.
+        names: a display name per seat (default ``"Seat 0 (you)"``, ``"Bot 1"``, ...).
+
+    Phases: ``"human"`` (the person is to act), ``"bot"``, ``"failed"`` (a bot raised),
+    ``"round_over"`` (a match continues with `next_round`), ``"match_over"``.
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[BotSpec | None],
+        *,
+        human_seat: int = 0,
+        seed: int = 0,
+        rounds: int = 1,
+        rules: Rules | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = check_rules(rules)
+        n = len(bots)
+        self.human_seat = check_seat(human_seat, n, "human_seat")
+        if bots[self.human_seat] is not None:
+            raise ValueError(f"bots: the person's seat {self.human_seat} must hold None")
+        self.rounds = check_int(rounds, "rounds", low=1, high=20)
+        checked = check_seed(seed)
+        if not isinstance(checked, int | np.integer) or not 0 <= checked <= MAX_TABLE_SEED:
+            raise ValueError(f"seed must be a whole number from 0 to {MAX_TABLE_SEED}; got {seed}")
+        self.seed = int(checked)
+        self.specs = list(bots)
+        bot_seeds = np.random.SeedSequence(self.seed).spawn(n + 1)[1:]
+        self.policies: list[Any] = [
+            None if i == self.human_seat else build_bot(s, bot_seeds[i])
+            for i, s in enumerate(self.specs)
+        ]
+        self.names = list(names) if names is not None else self.default_names(n, self.human_seat)
+        if len(self.names) != n:
+            raise ValueError(f"names must hold one name per seat ({n}); got {len(self.names)}")
+        self.labels = ["you" if s is None else spec_label(s) for s in self.specs]
+        self._deal_seeds = np.random.SeedSequence(self.seed).spawn(self.rounds)
+        self.results: list[GameResult] = []
+        self.failed: str | None = None
+        self.failure: PolicyError | None = None
+        self._round_index = 0
+        self.game = self._deal(0)
+
+    @staticmethod
+    def default_names(n: int, human_seat: int) -> list[str]:
+        """``"Seat i (you)"`` for the person, ``"Bot i"`` for the others."""
+        return [f"Seat {i} (you)" if i == human_seat else f"Bot {i}" for i in range(n)]
+
+    # ----------------------------------------------------------------- state
+    @property
+    def n_players(self) -> int:
+        """Seats at the table."""
+        return len(self.specs)
+
+    @property
+    def view(self) -> Any:
+        """The person's `PlayerView` of the round on the table."""
+        return self.game.view(self.human_seat)
+
+    @property
+    def phase(self) -> str:
+        """Who may act now (see the class docstring)."""
+        if self.game.is_over:
+            return "match_over" if len(self.results) >= self.rounds else "round_over"
+        if self.failed is not None:
+            return "failed"
+        return "human" if self.game.current_player == self.human_seat else "bot"
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None once the round is over or a bot failed."""
+        return self.game.current_player if self.phase in ("human", "bot") else None
+
+    @property
+    def round_number(self) -> int:
+        """1-based number of the round on the table."""
+        return self._round_index + 1
+
+    @property
+    def is_match(self) -> bool:
+        """Whether this session plays more than one round."""
+        return self.rounds > 1
+
+    def last_moves(self) -> list[Event | None]:
+        """Each seat's latest move in the current round (None before its first)."""
+        out: list[Event | None] = [None] * self.n_players
+        for e in self.game.history:
+            out[e.seat] = e
+        return out
+
+    def log_lines(self) -> list[str]:
+        """The round's moves in words, oldest first."""
+        return [e.describe(self.names) for e in self.game.history]
+
+    def match_result(self) -> MatchResult | None:
+        """The rounds finished so far as a `MatchResult` (None before the first one ends)."""
+        if not self.results:
+            return None
+        scores = np.array([r.scores for r in self.results], dtype=np.int64)
+        return MatchResult(round_scores=scores, games=tuple(self.results))
+
+    # ----------------------------------------------------------------- moves
+    def play(self, action: Action) -> Event:
+        """The person's move; `IllegalActionError` (nothing changes) when it is not theirs."""
+        phase = self.phase
+        if phase != "human":
+            raise IllegalActionError(
+                {
+                    "bot": "it is not your turn yet",
+                    "failed": f"{self.failed} failed; start a new game",
+                    "round_over": "the round is over",
+                    "match_over": "the match is over",
+                }[phase]
+            )
+        self.game.step(action)
+        return self._after_move()
+
+    def bot_step(self) -> Event | None:
+        """One bot move; None if no bot is to act. A failing bot stops the round (`failed`)."""
+        if self.phase != "bot":
+            return None
+        game = self.game
+        seat = game.current_player
+        try:
+            action = ask(self.policies[seat], game.view(seat), game.legal_actions())
+        except PolicyError as exc:
+            self.failed = f"{self.names[seat]} ({policy_name(self.policies[seat])})"
+            self.failure = exc
+            raise
+        game.step(action)
+        return self._after_move()
+
+    def run_bots(self) -> list[Event]:
+        """Bot moves until the person is to act or the round ends."""
+        moved = []
+        while self.phase == "bot":
+            event = self.bot_step()
+            assert event is not None
+            moved.append(event)
+        return moved
+
+    def _after_move(self) -> Event:
+        if self.game.is_over and len(self.results) == self._round_index:
+            self.results.append(GameResult.of(self.game))
+        return self.game.history[-1]
+
+    # ----------------------------------------------------------------- rounds
+    def _deal(self, r: int) -> Game:
+        n = self.n_players
+        return Game(
+            n, rules=self.rules, seed=np.random.default_rng(self._deal_seeds[r]), first_player=r % n
+        )
+
+    def next_round(self) -> Game:
+        """Deal the next round of the match (it starts one seat further on)."""
+        if self.phase != "round_over":
+            raise IllegalActionError(
+                "there is no next round to deal: "
+                + ("the match is over" if self.phase == "match_over" else "finish this round first")
+            )
+        self._round_index = len(self.results)
+        self.failed = self.failure = None
+        self.game = self._deal(self._round_index)
+        return self.game
+
+    def play_again(self, seed: int | None = None) -> TableSession:
+        """A new session with the same seats and bots and seed ``seed`` (default: this + 1)."""
+        seed = (self.seed + 1) % (MAX_TABLE_SEED + 1) if seed is None else seed
+        return TableSession(
+            self.specs,
+            human_seat=self.human_seat,
+            seed=seed,
+            rounds=self.rounds,
+            rules=self.rules,
+            names=self.names,
+        )
+
+    # ----------------------------------------------------------------- hints
+    def rollout_field(self) -> tuple[list[Any], list[str]]:
+        """Per-seat policies hints roll out with, and for each bot seat what it stands for.
+
+        A bot with a compiled decision is used as it is; a bot without one (a search bot such
+        as ``best``, or a custom policy) would be too slow to play thousands of rounds, so
+        ``MarginalCostBot(10)`` stands in for it and the description says so.
+        """
+        from .analysis import default_rollout_policy
+        from .fast import has_fast_path
+
+        field: list[Any] = []
+        words: list[str] = []
+        for i, p in enumerate(self.policies):
+            if p is None:
+                field.append(default_rollout_policy())
+            elif has_fast_path(p):
+                field.append(p)
+                words.append(f"{self.names[i]} as itself ({self.labels[i]})")
+            else:
+                field.append(default_rollout_policy())
+                words.append(f"{self.names[i]} ({self.labels[i]}) played by marginal(10)")
+        return field, words
