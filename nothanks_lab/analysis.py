@@ -175,11 +175,16 @@ def _table(
 
 
 def _rng(seed: SeedLike) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    from .validate import make_rng  # the package's one seed rule
+
+    return make_rng(seed)
 
 
 def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     """A `SeedSequence` from any seed form (a Generator gives one draw of its stream)."""
+    from .validate import check_seed  # the package's one seed rule
+
+    seed = check_seed(seed)
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
@@ -658,7 +663,17 @@ def immediate_take_minus_pass(card: int, pot: int, hand: Iterable[int] = ()) -> 
     >>> immediate_take_minus_pass(20, 5)              # a lone 20 for 5 chips
     14
     """
-    mask = core.mask_of(tuple(hand))
+    from .rules import MAX_CARD
+    from .validate import check_int, check_sequence
+
+    # No rule set here: any card a rule set may have (1..MAX_CARD).
+    card = check_int(card, "card", low=1, high=MAX_CARD)
+    pot = check_int(pot, "pot", low=0)
+    hand = tuple(hand) if isinstance(hand, set | frozenset) else hand
+    cards = [check_int(c, "hand", low=1, high=MAX_CARD) for c in check_sequence(hand, "hand")]
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"hand holds a card twice: {sorted(cards)}")
+    mask = core.mask_of(tuple(cards))
     if (mask >> int(card)) & 1:
         raise ValueError(f"card {card} is already in the hand {sorted(hand)}")
     return int(core.marginal_points(mask, int(card))) - int(pot) - 1
@@ -667,10 +682,12 @@ def immediate_take_minus_pass(card: int, pot: int, hand: Iterable[int] = ()) -> 
 def break_even_pots(
     hand: Iterable[int] = (), cards: Iterable[int] | None = None, *, rules: Rules | None = None
 ) -> dict[int, int]:
-    """Per card, the pot at which Take and No Thanks! cost the same (counting only this move).
+    """Per card, the break-even pot: where Take and No Thanks! cost the same (this move only).
 
-    That pot is the card's marginal points minus one: the card's cost against the chip a
-    pass gives up. With a larger pot, taking is better; a value below zero means the card is
+    This is the package's one meaning of *break-even pot* (the surfaces' ``break_even`` and the
+    lessons use it too): the pot at which both moves cost the same, so that on any larger pot
+    taking is strictly better. Counting this move only it is the card's marginal points minus
+    one: the card's cost against the chip a pass gives up. A value below zero means the card is
     worth taking even on an empty pot.
 
     >>> b = break_even_pots((27, 29))
@@ -702,12 +719,41 @@ class TakePassSurface:
     method: str = "immediate"
     """``"immediate"`` (this move's bookkeeping) or ``"rollout"`` (whole-round rollouts)."""
 
-    def break_even(self) -> dict[int, int | None]:
-        """Per card, the smallest pot of the grid at which Take is better (None: never)."""
+    def break_even(self) -> dict[int, float | None]:
+        """Per card, the break-even pot: where Take − No Thanks! is zero (see `break_even_pots`).
+
+        On a larger pot Take is better. An immediate surface falls by exactly one point per
+        chip, so its break-even pot is exact even outside the grid (the same number as
+        :func:`break_even_pots`). A rollout surface is read where it last crosses zero: between
+        the last pot where No Thanks! is at least as good and the next pot it is interpolated
+        linearly; None when it does not cross zero within the grid (see :meth:`take_from`).
+        """
+        out: dict[int, float | None] = {}
+        for i, c in enumerate(self.cards):
+            row = self.values[i]
+            if self.method == "immediate":
+                out[c] = float(row[0] + self.pots[0])
+                continue
+            not_worse = np.flatnonzero(row >= 0)
+            j = int(not_worse[-1]) if len(not_worse) else -1
+            if j < 0 or j == len(row) - 1:
+                out[c] = None
+                continue
+            p0, p1, v0, v1 = self.pots[j], self.pots[j + 1], row[j], row[j + 1]
+            out[c] = float(p0 + (p1 - p0) * v0 / (v0 - v1))
+        return out
+
+    @property
+    def take_from(self) -> dict[int, int | None]:
+        """Per card, the smallest pot of the grid from which on Take is better (None: never).
+
+        Comparable with :attr:`BotBoundary.take_from`; it lies just above the break-even pot.
+        """
         out: dict[int, int | None] = {}
         for i, c in enumerate(self.cards):
-            better = np.flatnonzero(self.values[i] < 0)
-            out[c] = self.pots[better[0]] if len(better) else None
+            not_worse = np.flatnonzero(self.values[i] >= 0)
+            j = int(not_worse[-1]) + 1 if len(not_worse) else 0
+            out[c] = self.pots[j] if j < len(self.pots) else None
         return out
 
 
@@ -754,8 +800,8 @@ def take_pass_surface(
     seed for every cell so the surface is smooth (common random numbers).
 
     >>> s = take_pass_surface([10, 28], [0, 9, 10], hand=(27, 29))
-    >>> s.values.tolist(), s.break_even()
-    ([[9.0, 0.0, -1.0], [-30.0, -39.0, -40.0]], {10: 10, 28: 0})
+    >>> s.values.tolist(), s.break_even(), s.take_from
+    ([[9.0, 0.0, -1.0], [-30.0, -39.0, -40.0]], {10: 9.0, 28: -30.0}, {10: 10, 28: 0})
     """
     rules = Rules() if rules is None else rules
     cs, ps, mine = _surface_grid(cards, pots, hand, rules)

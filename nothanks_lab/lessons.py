@@ -3,28 +3,36 @@
 Each :class:`Exercise` holds a question a lesson asks and a function that computes the answer
 with :mod:`nothanks_lab.probability` or :mod:`nothanks_lab.analysis` (never a typed-in
 number), plus the tolerance a hand-rounded answer may be off by. :func:`check_answer` compares
-an answer with it and returns :class:`Feedback` that says right, not yet, or not answered yet,
-so an exercise cell left blank (``answer = None``) runs without error and a notebook can run
-top to bottom on a fresh kernel. A wrong answer gets a hint, never the solution.
+an answer with it and returns :class:`Feedback`: right, close (the right value in the wrong
+form: a percentage, or rounded too coarsely), wrong (with a hint, never the solution), or not
+answered yet. It reads whatever a student may type (a number, a fraction, a string such as
+``"0,37"``, ``"23/44"`` or ``"37%"``) and answers anything else with a message, never an
+exception, so an exercise cell runs on a fresh kernel whatever it holds. The exact answers stay
+out of the student's API: an :class:`Exercise` does not hand out its solution.
 """
 
 from __future__ import annotations
 
 import html
 import math
+import numbers
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-__all__ = ["EXERCISES", "Exercise", "Feedback", "check_answer", "exercise", "exercises"]
+__all__ = ["EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise", "exercises"]
+
+#: The verdicts :func:`check_answer` gives.
+Status = Literal["right", "close", "wrong", "unanswered"]
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One question of a lesson, with the package computing its answer."""
+    """One question of a lesson; the package computes its answer when an answer is checked."""
 
     key: str
     """Short name used by :func:`check_answer`."""
@@ -32,18 +40,16 @@ class Exercise:
     """The notebook it belongs to, e.g. ``"02_run_probabilities"``."""
     question: str
     """The question as the student reads it."""
-    solve: Callable[[], float]
-    """Computes the exact answer from the package (called on every check, so never stale)."""
+    _solve: Callable[[], float] = field(repr=False)
+    """Computes the exact answer from the package (private: the student API never shows it)."""
     hint: str
     """A nudge shown after a wrong answer; it does not give the answer away."""
     tolerance: float = 0.005
     """How far an answer may be from the exact value and still count as right."""
     probability: bool = True
     """Whether the answer is a chance (then 1 < answer <= 100 is read as a percentage slip)."""
-
-    def solution(self) -> float:
-        """The exact answer, computed now."""
-        return float(self.solve())
+    one_above: str | None = None
+    """What to say to an answer one more than the exact value (a known misreading), if any."""
 
     def __str__(self) -> str:
         return f"Exercise {self.key!r}: {self.question}"
@@ -56,14 +62,23 @@ class Exercise:
         )
 
 
+_MARK = {
+    "right": "✔ Right",
+    "close": "≈ Close",
+    "wrong": "✘ Not yet",
+    "unanswered": "… Not answered yet",
+}
+_COLOUR = {"right": "#2ca02c", "close": "#ff7f0e", "wrong": "#d62728", "unanswered": "#7f7f7f"}
+
+
 @dataclass(frozen=True)
 class Feedback:
-    """The verdict on one answer: ``"right"``, ``"wrong"`` or ``"unanswered"``, and why."""
+    """The verdict on one answer (right, close, wrong or not answered yet) and why."""
 
     key: str
     """The exercise checked."""
-    status: str
-    """``"right"``, ``"wrong"`` or ``"unanswered"``."""
+    status: Status
+    """``"right"``, ``"close"`` (right value, wrong form), ``"wrong"`` or ``"unanswered"``."""
     message: str
     """What to tell the student."""
 
@@ -73,11 +88,10 @@ class Feedback:
         return self.status == "right"
 
     def __str__(self) -> str:
-        mark = {"right": "✔ Right", "wrong": "✘ Not yet", "unanswered": "… Not answered yet"}
-        return f"{mark[self.status]} ({self.key}): {self.message}"
+        return f"{_MARK[self.status]} ({self.key}): {self.message}"
 
     def _repr_html_(self) -> str:
-        colour = {"right": "#2ca02c", "wrong": "#d62728", "unanswered": "#7f7f7f"}[self.status]
+        colour = _COLOUR[self.status]
         return (
             f"<div style='border-left:4px solid {colour};padding:.3em .8em;margin:.3em 0'>"
             f"<b style='color:{colour}'>{html.escape(str(self))}</b></div>"
@@ -134,7 +148,13 @@ def _break_even_26_holding_27() -> float:
     return float(break_even_pots((27,), [26])[26])
 
 
-_ALL = (
+_ONE_ABOVE = (
+    "with that many chips on the card Take is already strictly better than No Thanks! (the "
+    "first blue cell of the heatmap). The break-even pot is the pot at which both moves cost "
+    "exactly the same (a white cell, Take − No Thanks! = 0)."
+)
+
+_ALL: tuple[Exercise, ...] = (
     Exercise(
         "p28_start",
         "02_run_probabilities",
@@ -191,24 +211,119 @@ _ALL = (
     Exercise(
         "break_even_20",
         "03_chip_value",
-        "Counting this move only, with an empty hand: at what pot do Take and No Thanks! cost "
-        "the same for card 20?",
+        "Counting this move only, with an empty hand: what is the break-even pot of card 20, "
+        "the pot at which Take and No Thanks! cost the same?",
         _break_even_20,
         "Taking costs the card's points minus the chips in the pot; passing costs one chip.",
         tolerance=0.0,
         probability=False,
+        one_above=_ONE_ABOVE,
     ),
     Exercise(
         "break_even_26_holding_27",
         "03_chip_value",
-        "Counting this move only, you hold 27: at what pot do Take and No Thanks! cost the "
-        "same for card 26? (A negative pot means taking pays even with no chips on it.)",
+        "Counting this move only, you hold 27: what is the break-even pot of card 26, the pot "
+        "at which Take and No Thanks! cost the same? (A negative pot means taking pays even "
+        "with no chips on it.)",
         _break_even_26_holding_27,
         "26 joins 27 into a run that scores 26 instead of 27: what does taking 26 add?",
         tolerance=0.0,
         probability=False,
+        one_above=_ONE_ABOVE,
     ),
 )
+
+# ------------------------------------------------------------------ 06_perfect_play
+# The answers of the perfect-play lesson come from the exact solver (`nothanks_lab.exact`, its
+# plain-Python engine: no compiling) on the lesson's deck, cards 3 to 8 with two removed unseen
+# and two players; three chips each unless an exercise says otherwise.
+_PP_DECK = {"low_card": 3, "high_card": 8, "n_removed": 2}
+
+
+def _pp_last_two_cards() -> float:
+    from .analysis import position_view
+    from .exact import solve
+    from .rules import Rules
+
+    rules = Rules(**_PP_DECK, chips=((2, 3),))
+    view = position_view(
+        4, 1, (5,), n_players=2, my_chips=2, other_hands=[(8,)], other_chips=3, rules=rules
+    )
+    return solve(rules, engine="python").value_of(view)
+
+
+def _pp_first_player_two_chips() -> float:
+    from .exact import solve
+    from .rules import Rules
+
+    return solve(Rules(**_PP_DECK, chips=((2, 2),)), engine="python").value
+
+
+def _pp_best_response_marginal2() -> float:
+    from .bots import MarginalCostBot
+    from .exact import best_response
+    from .rules import Rules
+
+    rules = Rules(**_PP_DECK, chips=((2, 3),))
+    return best_response(rules, [MarginalCostBot(2)], seat=0).value
+
+
+def _pp_first_card_8() -> float:
+    from .analysis import position_view
+    from .engine import Action
+    from .exact import after_pass, solve
+    from .rules import Rules
+
+    rules = Rules(**_PP_DECK, chips=((2, 3),))
+    perfect = solve(rules, engine="python")
+    view = position_view(8, 0, n_players=2, rules=rules)
+    while perfect.action(view) is Action.PASS:  # a forced take ends the chain
+        view = after_pass(view)
+    return float(view.pot)
+
+
+_DECK_TEXT = "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
+_ALL += (
+    Exercise(
+        "pp_last_two_cards",
+        "06_perfect_play",
+        f"{_DECK_TEXT}): seat 0 holds 5 and 2 chips, seat 1 holds 8 and 3 chips. Card 4 is "
+        "face up with 1 chip on it and seat 0 is to act; one more card will be turned after "
+        "it. With perfect play on both sides, what is seat 0's chance of winning?",
+        _pp_last_two_cards,
+        "Value both moves as in section 2: which cards may still come (4, 5 and 8 are seen), "
+        "and who ends up taking it? Seat 0 then picks the better move.",
+    ),
+    Exercise(
+        "pp_first_player_two_chips",
+        "06_perfect_play",
+        f"{_DECK_TEXT}), but with two chips each instead of three: what is the first "
+        "player's chance of winning under perfect play?",
+        _pp_first_player_two_chips,
+        "Build the rules with chips=((2, 2),) and solve them as in section 3.",
+    ),
+    Exercise(
+        "pp_best_response_marginal2",
+        "06_perfect_play",
+        f"{_DECK_TEXT} with three chips each): seat 1 plays MarginalCostBot(2). What is the "
+        "best chance of winning seat 0 can get, acting first?",
+        _pp_best_response_marginal2,
+        "A best response plays one seat perfectly against a fixed bot at the other "
+        "(section 5); it acts first in seat 0.",
+    ),
+    Exercise(
+        "pp_first_card_8",
+        "06_perfect_play",
+        f"{_DECK_TEXT} with three chips each): card 8 is the first card turned. Both seats "
+        "play perfectly; how many chips are on it when one of them takes it?",
+        _pp_first_card_8,
+        "Follow the No Thanks! chain: ask the solution for the move at pot 0, and move on "
+        "with exact.after_pass while the answer is No Thanks!.",
+        tolerance=0.0,
+        probability=False,
+    ),
+)
+# ------------------------------------------------------------------ end of 06_perfect_play
 
 #: Every exercise of the lessons, by key.
 EXERCISES: dict[str, Exercise] = {e.key: e for e in _ALL}
@@ -237,46 +352,143 @@ def exercise(key: str) -> Exercise:
     return EXERCISES[key]
 
 
-def _as_number(answer: Any) -> float:
-    """`answer` as a float, or a ValueError saying what an answer may be."""
-    ok = isinstance(answer, int | float | Fraction | np.integer | np.floating)
-    if isinstance(answer, bool | np.bool_) or not ok:
-        raise ValueError(
-            f"an answer must be a number (e.g. 0.73, 24/33 or Fraction(8, 11)) or None while "
-            f"not answered yet; got {answer!r} of type {type(answer).__name__}"
-        )
-    value = float(answer)
-    if not math.isfinite(value):
-        raise ValueError(f"an answer must be a finite number; got {answer!r}")
-    return value
+def _solution(key: str) -> float:
+    """The exact answer of exercise `key`, computed now (for the tests and the teacher's kit)."""
+    return float(exercise(key)._solve())
+
+
+class _Reading(NamedTuple):
+    """An answer read as a number."""
+
+    value: Fraction
+    """The number, exactly as given (a float's binary value)."""
+    decimals: int | None
+    """Decimal places the student wrote (None: a fraction or an exponent, exact as given)."""
+    percent: bool
+    """Whether it was written with a ``%`` sign (then `value` is already divided by 100)."""
+
+
+_BLANK = {"", "...", "…", "none", "?", "todo", "your answer"}
+_FORMS = "one number such as 0.42, a fraction such as 7/11 or Fraction(7, 11)"
+
+
+def _decimals(text: str) -> int | None:
+    """Decimal places written in `text` (None when it is a fraction or has an exponent)."""
+    if "/" in text or "e" in text.lower():
+        return None
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _read_text(text: str) -> _Reading | str:
+    """A string as a number: ``" 0,37 "``, ``"23/44"``, ``"37%"``, ``"−2"``; or a complaint."""
+    t = text.strip().replace("−", "-").replace(" ", "").replace("_", "")
+    percent = t.endswith("%")
+    t = t.removesuffix("%")
+    if "," in t and "." not in t and t.count(",") == 1:
+        t = t.replace(",", ".")  # a decimal comma
+    try:
+        value = Fraction(t)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return f"could not read {text!r} as a number; write {_FORMS}."
+    return _Reading(value / 100 if percent else value, _decimals(t), percent)
+
+
+def _read(answer: Any) -> _Reading | Feedback | str:
+    """`answer` as a number, a not-answered-yet verdict, or a complaint (never an exception)."""
+    if answer is None or answer is Ellipsis:
+        return Feedback("", "unanswered", "replace None by your answer and run the cell again.")
+    if isinstance(answer, str):
+        if answer.strip().lower() in _BLANK:
+            return Feedback("", "unanswered", "write your answer and run the cell again.")
+        return _read_text(answer)
+    if isinstance(answer, bool | np.bool_):
+        return f"{answer!r} is a truth value, not a number; write {_FORMS}."
+    if isinstance(answer, complex | np.complexfloating):
+        return f"{answer!r} is a complex number; write {_FORMS}."
+    if isinstance(answer, np.ndarray) and answer.ndim > 0:
+        return f"give one number, not an array of {answer.size}; write {_FORMS}."
+    if isinstance(answer, int | np.integer):
+        return _Reading(Fraction(int(answer)), 0, False)
+    try:
+        if isinstance(answer, numbers.Rational):  # a Fraction and its kin: exact as given
+            return _Reading(Fraction(int(answer.numerator), int(answer.denominator)), None, False)
+        number = float(answer)
+        exact_text = isinstance(answer, float | np.floating | Decimal)
+        shown = str(answer) if exact_text else repr(number)
+    except Exception:  # a student's object may fail in any way; the checker must not
+        kind = type(answer).__name__
+        return f"an answer must be one number, not a {kind}; write {_FORMS}."
+    if not math.isfinite(number):
+        return f"{answer!r} is not a finite number; write {_FORMS}."
+    return _Reading(Fraction(number), _decimals(shown), False)
+
+
+def _same(a: Fraction, b: Fraction, tolerance: float) -> bool:
+    return abs(a - b) <= Fraction(tolerance) + Fraction(1, 10**12)
 
 
 def check_answer(key: str, answer: Any) -> Feedback:
-    """Compare `answer` with the exercise's exact value: right, not yet, or not answered yet.
+    """Compare `answer` with the exercise's exact value: right, close, wrong or not answered yet.
 
-    `answer` may be None (the exercise is not answered yet), an int, a float, a
-    :class:`fractions.Fraction` or a numpy number.
+    `answer` may be None (not answered yet), an int, a float, a :class:`fractions.Fraction`, a
+    numpy number, or a string holding one (``"0.37"``, ``"0,37"``, ``"23/44"``, ``"37%"``).
+    Anything else gets a message saying what an answer may be, never an exception. A wrong
+    answer gets a hint, never the solution.
 
     >>> print(check_answer("p28_start", None))
     … Not answered yet (p28_start): replace None by your answer and run the cell again.
-    >>> check_answer("p28_start", 24 / 33).status, check_answer("p28_start", 0.5).status
-    ('right', 'wrong')
+    >>> [check_answer("p28_start", a).status for a in (24 / 33, "8/11", 0.7, 72.7, 0.5, [1])]
+    ['right', 'right', 'close', 'close', 'wrong', 'wrong']
     """
     ex = exercise(key)
-    if answer is None:
-        return Feedback(key, "unanswered", "replace None by your answer and run the cell again.")
-    value = _as_number(answer)
-    exact = ex.solution()
-    if abs(value - exact) <= ex.tolerance + 1e-12:
-        shown = f"{exact:.4f}" if ex.tolerance else f"{exact:g}"
-        return Feedback(key, "right", f"{answer!r} matches the exact answer {shown}.")
-    if ex.probability and 1 < value <= 100 and abs(value / 100 - exact) <= ex.tolerance:
+    reading = _read(answer)
+    if isinstance(reading, Feedback):
+        return Feedback(key, reading.status, reading.message)
+    if isinstance(reading, str):
+        return Feedback(key, "wrong", reading)
+    exact_float = _solution(key)
+    exact = Fraction(exact_float)
+    value, decimals, percent = reading
+    shown = _short(answer.strip() if isinstance(answer, str) else repr(answer))
+    if not percent and _same(value, exact, ex.tolerance):
+        told = f"{exact_float:.4f}" if ex.tolerance else f"{exact_float:g}"
+        return Feedback(key, "right", f"{shown} matches the exact answer {told}.")
+    if percent or (ex.probability and 1 < value <= 100):
+        # 45 or "45%" for 0.4553: the right chance written as a percentage.
+        chance = value if percent else value / 100
+        if _same(chance, exact, ex.tolerance) or _coarse(chance, exact, decimals, 2):
+            return Feedback(
+                key,
+                "close",
+                f"{shown} looks like a percentage; give it as a probability, a number from 0 "
+                f"to 1 (e.g. {float(chance * 100):g}% is {float(chance):g}).",
+            )
+    if not percent and _coarse(value, exact, decimals, 0):
+        assert decimals is not None
         return Feedback(
             key,
-            "wrong",
-            f"{answer!r} looks like a percentage; write a chance as a number from 0 to 1 "
-            f"(e.g. {value:g}% is {value / 100:g}).",
+            "close",
+            f"{shown} is right to {decimals} decimal place{'s' if decimals > 1 else ''}, but "
+            f"not precise enough: give {decimals + 1} decimal places.",
         )
     if ex.probability and not 0 <= value <= 1:
-        return Feedback(key, "wrong", f"{answer!r} is not a chance: a chance lies in [0, 1].")
-    return Feedback(key, "wrong", f"{answer!r} is not it. Hint: {ex.hint}")
+        return Feedback(key, "wrong", f"{shown} is not a chance: a chance lies between 0 and 1.")
+    if ex.one_above is not None and value == exact + 1:
+        return Feedback(key, "wrong", f"{shown} is not it: {ex.one_above}")
+    return Feedback(key, "wrong", f"{shown} is not it. Hint: {ex.hint}")
+
+
+def _coarse(value: Fraction, exact: Fraction, decimals: int | None, shift: int) -> bool:
+    """Whether `value`, written with `decimals` places, is `exact` cut or rounded to them.
+
+    `shift` adds places already implied (2 for a percentage: 45 is 0.45).
+    """
+    if decimals is None:
+        return False
+    places = decimals + shift
+    return places >= 1 and abs(value - exact) < Fraction(1, 10**places)
+
+
+def _short(text: str) -> str:
+    """`text`, cut to a readable length (a huge number is not printed in full)."""
+    return text if len(text) <= 40 else f"{text[:20]}…{text[-10:]}"

@@ -245,9 +245,19 @@ def test_immediate_surface_is_the_bookkeeping_of_one_move() -> None:
     assert set(be) == set(range(3, 36)) - set(hand)
     for c in cards:
         assert be[c] == cost[c] - 1
+        # One meaning of break-even: the surface's is the function's, even outside the grid.
+        assert s.break_even()[c] == be[c]
         # The grid's first pot where Take wins is the first one beyond the break-even pot.
         beyond = [p for p in pots if p > be[c]]
-        assert s.break_even()[c] == (beyond[0] if beyond else None)
+        assert s.take_from[c] == (beyond[0] if beyond else None)
+
+
+def test_rollout_break_even_is_where_the_surface_crosses_zero() -> None:
+    values = np.array([[3.0, 1.0, -1.0, -2.0], [-1.0, -2.0, -3.0, -4.0], [4.0, 3.0, 2.0, 1.0]])
+    s = an.TakePassSurface((20, 21, 22), (0, 2, 4, 6), (), values, method="rollout")
+    # Card 20: +1 at pot 2, -1 at pot 4, so both moves cost the same at pot 3.
+    assert s.break_even() == {20: 3.0, 21: None, 22: None}
+    assert s.take_from == {20: 4, 21: 0, 22: None}
 
 
 def test_rollout_surface_agrees_in_sign_where_the_answer_is_clear() -> None:

@@ -1,0 +1,91 @@
+"""Every lesson runs to the end, every check in it holding, whatever SEED a student picks.
+
+The fast tests read the notebooks: the first code cell is ``SEED = <integer>``, no later cell
+holds a literal seed of its own, and each exercise cell imports what it needs. The slow test
+runs each lesson with other seeds through nbclient (the first code cell replaced); set
+``NOTHANKS_NOTEBOOK_SEEDS`` (comma-separated) to run it over more seeds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+SEED_CELL = re.compile(r"SEED = (\d+)")
+# A literal seed anywhere after the first code cell: seed=5, seed = 1, SeedSequence(3), ...
+LITERAL_SEED = re.compile(r"(?i)\bseed\s*=\s*\d|SeedSequence\(\s*\d|default_rng\(\s*\d")
+
+
+def _code_cells(path: Path) -> list[nbformat.NotebookNode]:
+    nb = nbformat.read(path, as_version=4)
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def test_there_are_lessons() -> None:
+    assert len(NOTEBOOKS) >= 4
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_first_code_cell_is_the_seed(path: Path) -> None:
+    first = _code_cells(path)[0]
+    match = SEED_CELL.fullmatch(first.source.strip())
+    assert match, f"first code cell of {path.name} is {first.source!r}"
+    assert 0 <= int(match.group(1)) <= 1_000_000
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_later_cell_has_a_seed_of_its_own(path: Path) -> None:
+    for cell in _code_cells(path)[1:]:
+        assert "SEED =" not in cell.source, cell.source
+        assert not LITERAL_SEED.search(cell.source), cell.source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_exercise_cells_work_on_their_own(path: Path) -> None:
+    for cell in _code_cells(path):
+        if "lessons.exercise(" in cell.source:
+            assert "from nothanks_lab import lessons" in cell.source, cell.source
+            assert "answer = None" in cell.source and "check_answer(" in cell.source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_cell_prints_an_exercise_answer(path: Path) -> None:
+    for cell in _code_cells(path):
+        assert "lessons._solution" not in cell.source and "._solve" not in cell.source
+
+
+def run_with_seed(path: Path, seed: int, timeout: int = 300) -> nbformat.NotebookNode:
+    """Execute the notebook at `path` on a fresh kernel with its first code cell ``SEED = seed``."""
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert SEED_CELL.fullmatch(first.source.strip())
+    first.source = f"SEED = {seed}"
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": path.parent}}
+    )
+    return client.execute()
+
+
+def _seeds() -> list[int]:
+    extra = os.environ.get("NOTHANKS_NOTEBOOK_SEEDS", "")
+    if extra.strip():
+        return [int(s) for s in extra.split(",") if s.strip()]
+    # The ends of the allowed range and an arbitrary value in between (the notebooks' own
+    # seeds run under nbval): 12 runs of 7-45 s, so a few minutes in all.
+    return [0, 1_000_000, 871_003]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", _seeds())
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_lesson_runs_to_the_end_with_another_seed(path: Path, seed: int) -> None:
+    nb = run_with_seed(path, seed)
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors
