@@ -23,6 +23,10 @@ Objectives: ``"win"`` values a position by the chance of winning (a tie among k 
 1/k, as ``win_share`` does); ``"margin"`` by the expected score margin, the best rival's score
 minus mine (for two seats: the other seat's score minus mine).
 
+For the lessons: `decision_views` lists every decision position of a rule set, `after_pass`
+moves a view on past a No Thanks!, and `exploitability` measures how far a policy is from
+perfect play (what a best response wins against it in either seat).
+
 >>> import nothanks_lab as nt
 >>> tiny = nt.Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1),))
 >>> sol = solve(tiny)
@@ -33,8 +37,9 @@ minus mine (for two seats: the other seat's score minus mine).
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numba
@@ -46,11 +51,15 @@ from .view import PlayerView
 
 __all__ = [
     "OBJECTIVES",
+    "Exploitability",
     "PerfectBot",
     "Solution",
+    "after_pass",
     "best_response",
+    "decision_views",
     "estimate_memory",
     "evaluate",
+    "exploitability",
     "solve",
 ]
 
@@ -735,3 +744,136 @@ def evaluate(
     _check_n_players(rules, len(policies))
     sol = _policy_solution(rules, policies, None, objective, first_player, max_positions)
     return tuple(sol._engine.start_values)
+
+
+# --------------------------------------------------------------------------- for the lessons
+def decision_views(
+    rules: Rules,
+    n_players: int = 2,
+    *,
+    first_player: int = 0,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> list[PlayerView]:
+    """Every decision position reachable from the start of a round, as the acting seat's view.
+
+    Either move may be played anywhere, so these are the positions of every possible round
+    (forced takes included), each once, in order of cards taken (the first decisions first).
+
+    >>> tiny = Rules(low_card=1, high_card=3, n_removed=1, chips=((2, 1),))
+    >>> views = decision_views(tiny)
+    >>> len(views), views[0].active_card, views[0].pot, views[0].can_pass
+    (51, 1, 0, True)
+    """
+    rules = _check_rules(rules)
+    n = _check_n_players(rules, n_players)
+    if not 0 <= first_player < n:
+        raise ValueError(f"first_player must be in 0..{n - 1}; got {first_player!r}")
+    engine = _PolicyEngine(rules, [None] * n, None, _WIN, max_positions)
+    start = ((0,) * n, (rules.starting_chips(n),) * n, first_player)
+    queue = deque([start])  # breadth first: chance nodes in order of cards taken
+    queued = {start}
+    out: list[PlayerView] = []
+    while queue:
+        hands, chips, actor = queue.popleft()
+        taken = 0
+        for h in hands:
+            taken |= h
+        if bin(taken).count("1") == rules.n_in_play:
+            continue
+        for card in range(rules.n_cards):
+            if (taken >> card) & 1:
+                continue
+            cur, seat, pot = list(chips), actor, 0
+            while True:  # the chain of passes on `card`, each step a decision
+                out.append(engine.view(seat, hands, tuple(cur), pot, seat, card))
+                took = tuple(h | (1 << card) if p == seat else h for p, h in enumerate(hands))
+                gained = tuple(c + pot if p == seat else c for p, c in enumerate(cur))
+                node = (took, gained, seat)
+                if node not in queued:
+                    if len(queued) >= max_positions:
+                        raise ValueError(
+                            f"rules: more than max_positions={max_positions:,} positions; "
+                            "choose a smaller deck or fewer chips"
+                        )
+                    queued.add(node)
+                    queue.append(node)
+                if cur[seat] == 0:
+                    break
+                cur[seat] -= 1
+                pot += 1
+                seat = seat + 1 if seat + 1 < n else 0
+    return out
+
+
+def after_pass(view: PlayerView) -> PlayerView:
+    """The position after the seat to act says No Thanks!, as the next seat (to act) sees it.
+
+    >>> from nothanks_lab.analysis import position_view
+    >>> v = after_pass(position_view(20, 2, n_players=3))
+    >>> v.seat, v.current_player, v.pot, v.chips
+    (1, 1, 3, (10, 11, 11))
+    """
+    if not isinstance(view, PlayerView):
+        raise ValueError(f"view must be a PlayerView; got {type(view).__name__}")
+    if not view.can_pass:
+        raise ValueError(
+            f"view: seat {view.seat} cannot say No Thanks! here (not its turn, or no chip)"
+        )
+    chips = tuple(c - 1 if p == view.seat else c for p, c in enumerate(view.chips))
+    nxt = view.seat + 1 if view.seat + 1 < view.n_players else 0
+    return replace(
+        view, seat=nxt, current_player=nxt, pot=view.pot + 1, chips=chips, my_chips=chips[nxt]
+    )
+
+
+@dataclass(frozen=True)
+class Exploitability:
+    """What a best response wins against a fixed policy at a two-seat table.
+
+    Perfect play cannot be exploited: a best response to it wins the game's value in each seat,
+    on average over the two seats one half (``"win"``) or nothing (``"margin"``). `gap` is how
+    much more a best response takes from the policy: 0 for perfect play, larger the further
+    the policy is from it.
+    """
+
+    objective: str
+    """``"win"`` or ``"margin"``, as in `best_response`."""
+    first: float
+    """The best response's value acting first (seat 0), the policy in seat 1."""
+    second: float
+    """The best response's value acting second (seat 1), the policy in seat 0."""
+
+    @property
+    def value(self) -> float:
+        """The best response's value averaged over the two seats."""
+        return (self.first + self.second) / 2
+
+    @property
+    def gap(self) -> float:
+        """`value` minus what a best response wins against perfect play (1/2 or 0)."""
+        return self.value - (0.5 if self.objective == "win" else 0.0)
+
+
+def exploitability(
+    rules: Rules,
+    policy: Any,
+    objective: str = "win",
+    *,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> Exploitability:
+    """How far a policy is from perfect play: a best response against it in either seat.
+
+    >>> from nothanks_lab.bots import MarginalCostBot
+    >>> tiny = Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1),))
+    >>> ex = exploitability(tiny, MarginalCostBot(0))
+    >>> 0 < ex.gap <= 0.5, ex.value == (ex.first + ex.second) / 2
+    (True, True)
+    """
+    rules = _check_rules(rules)
+    _check_objective(objective)
+    (policy,) = _check_policies([policy], "policy")
+    first, second = (
+        best_response(rules, [policy], objective, seat, max_positions=max_positions).value
+        for seat in (0, 1)
+    )
+    return Exploitability(objective, first, second)

@@ -259,13 +259,14 @@ def _pp_first_player_two_chips() -> float:
     return solve(Rules(**_PP_DECK, chips=((2, 2),)), engine="python").value
 
 
-def _pp_best_response_marginal2() -> float:
-    from .bots import MarginalCostBot
+def _pp_best_response_random() -> float:
+    from .bots import RandomBot
     from .exact import best_response
     from .rules import Rules
 
     rules = Rules(**_PP_DECK, chips=((2, 3),))
-    return best_response(rules, [MarginalCostBot(2)], seat=0).value
+    # best_response values a RandomBot by its p_take exactly: the seed plays no part.
+    return best_response(rules, [RandomBot(p_take=0.25, seed=0)], seat=0).value
 
 
 def _pp_first_card_8() -> float:
@@ -303,13 +304,14 @@ _ALL += (
         "Build the rules with chips=((2, 2),) and solve them as in section 3.",
     ),
     Exercise(
-        "pp_best_response_marginal2",
+        "pp_best_response_random",
         "06_perfect_play",
-        f"{_DECK_TEXT} with three chips each): seat 1 plays MarginalCostBot(2). What is the "
-        "best chance of winning seat 0 can get, acting first?",
-        _pp_best_response_marginal2,
+        f"{_DECK_TEXT} with three chips each): seat 1 plays a bot that takes each card with "
+        "probability 1/4, RandomBot(p_take=0.25). What is the best chance of winning seat 0 "
+        "can get against it, acting first?",
+        _pp_best_response_random,
         "A best response plays one seat perfectly against a fixed bot at the other "
-        "(section 5); it acts first in seat 0.",
+        "(section 5), and values a RandomBot's coin flips exactly; it acts first in seat 0.",
     ),
     Exercise(
         "pp_first_card_8",

@@ -24,6 +24,7 @@ __all__ = [
     "figure_html",
     "plot_chip_value",
     "plot_convergence",
+    "plot_exploitability",
     "plot_in_play_chances",
     "plot_pairwise",
     "plot_ratings",
@@ -34,6 +35,7 @@ __all__ = [
     "plot_seat_positions",
     "plot_sweep",
     "plot_take_pass",
+    "plot_take_rate",
     "plot_timeline",
     "plot_win_shares",
 ]
@@ -754,4 +756,91 @@ def plot_seat_positions(result: Any, *, metric: str = "win_share") -> go.Figure:
         fig.update_yaxes(tickformat=".0%")
     title = "Win share by seat" if metric == "win_share" else "Mean score by seat"
     _style(fig, title, "seat (in turn order)", metric.replace("_", " "), showlegend=False)
+    return fig
+
+
+def plot_take_rate(
+    net_costs: Sequence[int],
+    takes: Sequence[bool],
+    *,
+    threshold: float | None = None,
+    name: str = "perfect play",
+) -> go.Figure:
+    """How often a policy takes, by the card's net cost (its marginal points minus the pot).
+
+    `net_costs` and `takes` hold one entry per position with a choice. A `MarginalCostBot`
+    with `threshold` (drawn when given) takes exactly when the net cost is at most it.
+    """
+    costs = np.asarray(net_costs, dtype=np.int64)
+    took = np.asarray(takes, dtype=bool)
+    if costs.shape != took.shape or costs.ndim != 1 or costs.size == 0:
+        raise ValueError(
+            f"net_costs and takes must be two equally long, non-empty sequences; got "
+            f"{costs.shape} and {took.shape}"
+        )
+    xs = np.unique(costs)
+    counts = np.array([(costs == x).sum() for x in xs])
+    share = np.array([took[costs == x].mean() for x in xs])
+    fig = go.Figure()
+    fig.add_bar(
+        x=xs.tolist(),
+        y=share.tolist(),
+        name=name,
+        marker_color="#1f77b4",
+        customdata=counts.tolist(),
+        hovertemplate="net cost %{x}: takes in %{y:.1%} of %{customdata} positions<extra></extra>",
+    )
+    if threshold is not None:
+        fig.add_scatter(
+            x=xs.tolist(),
+            y=[1.0 if x <= threshold else 0.0 for x in xs],
+            mode="lines",
+            line={"shape": "hvh", "color": EXACT_COLOR, "width": 3},
+            name=f"MarginalCostBot({threshold:g})",
+        )
+    _style(
+        fig,
+        f"How often {name} takes",
+        "net cost: the card's marginal points minus the pot",
+        "share of positions where it takes",
+        legend={"orientation": "h", "y": -0.25},
+    )
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.05])
+    return fig
+
+
+def plot_exploitability(table: Mapping[str, Any]) -> go.Figure:
+    """How far each policy is from perfect play: what a best response wins beyond a fair share.
+
+    `table` maps a policy's name to its :class:`nothanks_lab.exact.Exploitability` (anything
+    with ``gap``, ``first`` and ``second``); bars keep the mapping's order.
+    """
+    if not table:
+        raise ValueError("table must map at least one policy name to its exploitability")
+    names = [str(k) for k in table]
+    gaps = [float(e.gap) for e in table.values()]
+    fig = go.Figure()
+    fig.add_bar(
+        y=names,
+        x=gaps,
+        orientation="h",
+        marker_color="#1f77b4",
+        text=[f"{round(g, 3) + 0.0:.3f}" for g in gaps],  # + 0.0: never "-0.000"
+        textposition="outside",
+        customdata=[[float(e.first), float(e.second)] for e in table.values()],
+        hovertemplate=(
+            "%{y}: a best response wins %{customdata[0]:.3f} acting first, "
+            "%{customdata[1]:.3f} acting second<extra></extra>"
+        ),
+    )
+    _style(
+        fig,
+        "Distance from perfect play (0 = perfect)",
+        "a best response's win chance minus 1/2, mean over both seats",
+        "",
+        showlegend=False,
+        height=max(320, 60 * len(names) + 160),
+    )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(range=[0, max(0.55, max(gaps) * 1.15)])
     return fig

@@ -35,7 +35,7 @@ INDEPENDENT = {
     # tests/test_perfect_play_lesson.py (the last-two-cards one by hand there as well).
     "pp_last_two_cards": 5 / 6,
     "pp_first_player_two_chips": 91 / 240,
-    "pp_best_response_marginal2": 311 / 360,
+    "pp_best_response_random": 4637783 / 5242880,
     "pp_first_card_8": 4,
 }
 
