@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import SeedLike
 from .rules import Rules
+from .validate import SeedLike
 
 __all__ = ["deal_decks", "deal_into", "deal_range", "mix64", "stream_key"]
 
@@ -126,7 +126,7 @@ def deal_decks(
             raise ValueError(f"{name} must be a whole number >= 0; got {v!r}")
     key = stream_key(seed)
     out = np.empty((int(count), rules.n_in_play), dtype=np.int64)
-    from .fast import jit_pure  # numba loads only when deals are made
+    from .jit import jit_pure  # numba loads only when deals are made
 
     jit_pure(deal_range)(
         key[0], key[1], np.int64(start), np.int64(rules.low_card), np.int64(rules.n_cards), out

@@ -273,7 +273,7 @@ def _seats(value: object, n_players: int) -> tuple[Seat, ...]:
 
 def _check_bot_spec(spec: object, where: str) -> str:
     """`spec` if it builds a registered bot, else `ValueError` naming `where`."""
-    from .tournaments import make_policy
+    from .bots.specs import make_policy
 
     if not isinstance(spec, str):
         raise ValueError(f"{where}: must be a bot spec like 'marginal:threshold=10' or null")

@@ -303,7 +303,7 @@ def _row(m: MoveReview) -> list[str]:
 
 def _policies_name(policy: object, field: object) -> str:
     """Who plays the rollouts, in words."""
-    from .tournaments import _short_name
+    from .bots.specs import short_name as _short_name
 
     me = _short_name(policy)
     if isinstance(field, Sequence) and not isinstance(field, str):

@@ -12,7 +12,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .validate import is_int
+import numpy as np
 
 __all__ = ["Rules", "card_points", "runs", "score"]
 
@@ -24,6 +24,15 @@ MAX_CHIPS = 1000
 MAX_PLAYERS = 12
 
 _STANDARD_CHIPS: tuple[tuple[int, int], ...] = ((3, 11), (4, 11), (5, 11), (6, 9), (7, 7))
+
+
+def is_int(value: object) -> bool:
+    """True for a Python int or numpy integer; False for bools (and everything else).
+
+    Defined here, at the bottom of the package, so that :mod:`nothanks_lab.validate` (which
+    re-exports it with the other checks) can check rule sets without an import cycle.
+    """
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Set
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Rules, is_int
 
 __all__ = [
     "SEED_RULE",
@@ -49,11 +48,6 @@ SEED_RULE = "None, a whole number >= 0, a numpy SeedSequence or a numpy Generato
 
 def _who(name: str, owner: str) -> str:
     return f"{owner}: {name}" if owner else name
-
-
-def is_int(value: object) -> bool:
-    """True for a Python int or numpy integer; False for bools (and everything else)."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
 def _bounds(low: float | None, high: float | None) -> str:
@@ -150,8 +144,6 @@ def make_rng(seed: object, name: str = "seed", *, owner: str = "") -> np.random.
 
 def check_rules(rules: object, name: str = "rules") -> Rules:
     """`rules` itself, the standard game for None, or `ValueError` for anything else."""
-    from .rules import Rules
-
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):

@@ -1,0 +1,172 @@
+"""Bots by name: ``"name:key=value"`` specs, a user's own bot classes, and names for tables.
+
+A spec is how a bot is written where only text fits: on the command line, in a saved round, in
+a tournament's field. `make_policy` turns any of the accepted forms (a policy object, a
+registered name with parameters, a ``(name, params)`` pair, or ``"path/to/file.py:Class:k=v"``
+for a user's class) into a policy; `short_name` names one for a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..play import policy_name
+from .base import make_bot
+
+__all__ = ["make_policy", "parse_bot_spec", "short_name", "unique_names"]
+
+
+def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:key=value,key=value"`` into a bot name and its parameters.
+
+    >>> parse_bot_spec("marginal:threshold=10")
+    ('marginal', {'threshold': 10})
+    >>> parse_bot_spec("random:p_take=0.25,seed=3")
+    ('random', {'p_take': 0.25, 'seed': 3})
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(
+            f"a bot spec must be a non-empty string like 'marginal:threshold=10'; got {text!r}"
+        )
+    name, _, rest = text.strip().partition(":")
+    params: dict[str, Any] = {}
+    for item in rest.split(",") if rest.strip() else []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ValueError(
+                f"bad parameter {item!r} in bot spec {text!r}; write name:key=value,key=value"
+            )
+        params[key.strip()] = _parse_value(value.strip())
+    return name.strip(), params
+
+
+def _parse_value(text: str) -> Any:
+    lower = text.lower()
+    if lower in ("true", "false"):
+        return lower == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    raise ValueError(f"parameter value {text!r} is not a number or true/false")
+
+
+def _user_bot_class(spec: str) -> tuple[Any, str] | None:
+    """For ``"path/to/file.py:Class[:k=v]"`` or ``"package.module:Class[:k=v]"``: the class.
+
+    Returns None for a registered name (``"marginal:threshold=10"``: no dot, no slash). The
+    class is whatever builds a policy from keyword parameters (a `Bot` subclass, with its
+    declared parameters checked, or any callable returning an object with ``act``).
+    """
+    import importlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    where, _, rest = spec.strip().partition(":")
+    if not (where.endswith(".py") or "/" in where or "." in where):
+        return None
+    class_name, _, params = rest.partition(":")
+    if not class_name.strip().isidentifier():
+        raise ValueError(
+            f"bot spec {spec!r}: after {where!r} give the class name, as "
+            f"'{where}:ClassName' or '{where}:ClassName:key=value'"
+        )
+    if where.endswith(".py") or "/" in where:
+        path = Path(where).expanduser().resolve()
+        if not path.is_file():
+            raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
+        mod_name = f"nothanks_user_{abs(hash(str(path))):x}_{path.stem}"
+        module = sys.modules.get(mod_name)
+        if module is None:
+            loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+            if loader_spec is None or loader_spec.loader is None:
+                raise ValueError(f"bot spec {spec!r}: cannot load {str(path)!r} as Python")
+            module = importlib.util.module_from_spec(loader_spec)
+            sys.modules[mod_name] = module  # so worker processes can unpickle its bots
+            try:
+                loader_spec.loader.exec_module(module)
+            except Exception as e:
+                del sys.modules[mod_name]
+                raise ValueError(
+                    f"bot spec {spec!r}: {path.name} failed to load: {type(e).__name__}: {e}"
+                ) from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as e:
+            raise ValueError(f"bot spec {spec!r}: cannot import module {where!r} ({e})") from None
+    cls = getattr(module, class_name.strip(), None)
+    if cls is None or not callable(cls):
+        raise ValueError(f"bot spec {spec!r}: {where!r} has no class {class_name.strip()!r}")
+    return cls, params
+
+
+def make_policy(spec: Any) -> Any:
+    """A policy from a spec: a policy object (used as is), ``"name:k=v"``, or ``(name, params)``.
+
+    A user's own bot class is given by where it lives: ``"path/to/mybot.py:MyBot:k=v"`` or
+    ``"package.module:MyBot:k=v"`` (built as ``MyBot(k=v)``).
+
+    >>> make_policy(("marginal", {"threshold": 3}))
+    MarginalCostBot(threshold=3)
+    """
+    if isinstance(spec, str):
+        user = _user_bot_class(spec)
+        if user is not None:
+            cls, rest = user
+            _, params = parse_bot_spec("user:" + rest)
+            try:
+                return cls(**params)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"bot spec {spec!r}: {e}") from None
+        name, params = parse_bot_spec(spec)
+        return make_bot(name, **params)
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        name, params = spec
+        if not isinstance(params, Mapping):
+            raise ValueError(f"bot spec {spec!r}: parameters must be a dict")
+        return make_bot(name, **dict(params))
+    if callable(getattr(spec, "act", None)):
+        return spec
+    raise ValueError(
+        f"not a bot: {spec!r}; give a policy (an object with act(view)), a registered name "
+        f"like 'marginal:threshold=10', or a (name, params) pair"
+    )
+
+
+def short_name(policy: Any, limit: int = 40) -> str:
+    """`policy_name`, or for a long one only the parameters that differ from the defaults.
+
+    >>> from nothanks_lab.bots import MarginalCostBot
+    >>> short_name(MarginalCostBot(3)), short_name(MarginalCostBot(3), limit=10)
+    ('MarginalCostBot(threshold=3)', 'MarginalCostBot(threshold=3)')
+    >>> short_name(MarginalCostBot(10), limit=10)
+    'MarginalCostBot(defaults)'
+    """
+    name = policy_name(policy)
+    params = getattr(policy, "params", None)
+    declared = getattr(type(policy), "PARAMS", ())
+    if len(name) <= limit or not isinstance(params, Mapping) or not declared:
+        return name
+    changed = [
+        f"{p.name}={params[p.name]:g}"
+        if isinstance(params[p.name], float)
+        else f"{p.name}={params[p.name]}"
+        for p in declared
+        if p.name in params and params[p.name] != p.default
+    ]
+    return f"{type(policy).__name__}({', '.join(changed) or 'defaults'})"
+
+
+def unique_names(policies: Sequence[Any]) -> tuple[str, ...]:
+    """Names for a table (long ones shortened); repeats get ``#1``, ``#2``... to tell apart."""
+    names = [short_name(p) for p in policies]
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if names.count(n) == 1 else f"{n} #{seen[n]}")
+    return tuple(out)

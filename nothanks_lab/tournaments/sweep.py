@@ -1,0 +1,211 @@
+"""`sweep`: a candidate bot at every point of a parameter grid, all on the same deals."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..bots.specs import make_policy
+from ..rules import Rules
+from .result import TournamentResult
+from .run import (
+    _check_confidence,
+    _check_int,
+    _check_players,
+    _check_rules,
+    _check_seed,
+    _Plan,
+    _run_plans,
+)
+from .tables import _fmt_ci, _frame, _html_table, _text_table
+from .tournament import _check_first_player, _default_chunk_size, _opponent_field, _result
+
+
+def _candidate_factory(make_candidate: Any) -> Callable[..., Any]:
+    if isinstance(make_candidate, str):
+        from ..bots import make_bot
+
+        name = make_candidate
+
+        def build(**params: Any) -> Any:
+            return make_bot(name, **params)
+
+        return build
+    if callable(make_candidate):
+        return make_candidate
+    raise ValueError(
+        f"make_candidate must be a registered bot name or a callable(**params) -> policy; "
+        f"got {make_candidate!r}"
+    )
+
+
+def _grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    if not isinstance(grid, Mapping) or not grid:
+        raise ValueError("grid must be a non-empty dict of parameter name -> list of values")
+    for name, values in grid.items():
+        if isinstance(values, str) or not isinstance(values, Iterable) or not list(values):
+            raise ValueError(f"grid[{name!r}] must be a non-empty list of values")
+    names = list(grid)
+    return [
+        dict(zip(names, combo, strict=True))
+        for combo in itertools.product(*map(list, grid.values()))
+    ]
+
+
+@dataclass(frozen=True, eq=False)
+class SweepResult:
+    """A candidate's results at every grid point, all on the same deals."""
+
+    points: tuple[dict[str, Any], ...]
+    """Parameter values of each grid point."""
+    results: tuple[TournamentResult, ...]
+    """The head-to-head tournament at each grid point (candidate is bot 0)."""
+
+    @property
+    def win_share(self) -> np.ndarray:
+        """float[points]: the candidate's win share at each grid point."""
+        return np.array([r.win_share[0] for r in self.results])
+
+    @property
+    def mean_score(self) -> np.ndarray:
+        """float[points]: the candidate's mean score at each grid point."""
+        return np.array([r.mean_score[0] for r in self.results])
+
+    def best(self, metric: str = "win_share") -> dict[str, Any]:
+        """Parameters of the best grid point (highest win share, or lowest mean score)."""
+        if metric == "win_share":
+            return dict(self.points[int(np.argmax(self.win_share))])
+        if metric == "mean_score":
+            return dict(self.points[int(np.argmin(self.mean_score))])
+        raise ValueError(f"metric must be 'win_share' or 'mean_score'; got {metric!r}")
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """A tidy table: one dict per grid point with the candidate's numbers and intervals."""
+        rows = []
+        for point, r in zip(self.points, self.results, strict=True):
+            wci, sci = r.win_share_ci[0], r.score_ci[0]
+            rows.append(
+                {
+                    **point,
+                    "candidate": r.names[0],
+                    "games": int(r.games[0]),
+                    "deals": r.n_deals,
+                    "n_players": r.n_players,
+                    "win_share": float(r.win_share[0]),
+                    "win_share_low": float(wci[0]),
+                    "win_share_high": float(wci[1]),
+                    "mean_score": float(r.mean_score[0]),
+                    "score_low": float(sci[0]),
+                    "score_high": float(sci[1]),
+                }
+            )
+        return rows
+
+    def to_frame(self) -> Any:
+        """The tidy table as a pandas DataFrame (needs pandas, which is optional)."""
+        return _frame(self.to_records())
+
+    def _rows(self) -> tuple[list[str], list[list[str]]]:
+        names = list(self.points[0]) if self.points else []
+        head = [*names, "win share", "CI", "mean score", "CI"]
+        rows = [
+            [
+                *(f"{p[n]:g}" if isinstance(p[n], float) else str(p[n]) for n in names),
+                f"{r['win_share']:.4f}",
+                _fmt_ci(r["win_share_low"], r["win_share_high"], 4),
+                f"{r['mean_score']:.2f}",
+                _fmt_ci(r["score_low"], r["score_high"], 2),
+            ]
+            for p, r in zip(self.points, self.to_records(), strict=True)
+        ]
+        return head, rows
+
+    def _title(self) -> str:
+        r = self.results[0]
+        ops = ", ".join(sorted(set(r.names[1:])))
+        return (
+            f"Sweep: candidate vs {ops}; {r.n_players} players, {r.n_deals:,} deals per point "
+            f"x {r.seatings_per_deal} seatings, seed {r.seed}, {r.confidence:.0%} CI"
+        )
+
+    def __str__(self) -> str:
+        head, rows = self._rows()
+        n = len(head) - 4
+        return self._title() + "\n" + _text_table(head, rows, right=set(range(n)) | {n, n + 2})
+
+    def _repr_html_(self) -> str:
+        head, rows = self._rows()
+        return _html_table(self._title(), head, rows)
+
+    def __repr__(self) -> str:
+        return f"SweepResult({len(self.points)} points)"
+
+
+def sweep(
+    make_candidate: Any,
+    grid: Mapping[str, Sequence[Any]],
+    opponents: Any,
+    n_players: int,
+    n_games: int = 1_000,
+    seed: int | None = None,
+    executor: Any = None,
+    *,
+    workers: int | None = None,
+    rules: Rules | None = None,
+    first_player: int = 0,
+    chunk_size: int | None = None,
+    progress: bool | None = None,
+    confidence: float = 0.95,
+) -> SweepResult:
+    """Evaluate a candidate at every point of a parameter grid on the same deals.
+
+    Args:
+        make_candidate: a registered bot name (``"marginal"``) or ``callable(**params)``
+            returning a policy.
+        grid: parameter name -> values; every combination is a grid point.
+        opponents: one opponent (copies fill the other P-1 seats) or a list of P-1.
+        n_players: seats at the table.
+        n_games: deals per grid point, the same deals at every point (common random
+            numbers), each played with the candidate in every seat.
+        seed: seed of the deal stream (None: fresh entropy, recorded in the results).
+        executor: where to run (see `tournament`); all grid points share it.
+
+    Other arguments are those of `tournament`.
+
+    >>> s = sweep("marginal", {"threshold": [-40, 10]}, "marginal:threshold=10", 3, 100, seed=1)
+    >>> s.best()
+    {'threshold': 10}
+    """
+    rules = _check_rules(rules)
+    n_players = _check_players(n_players, rules)
+    n_games = _check_int(n_games, "n_games", 1)
+    first_player = _check_first_player(first_player, n_players)
+    confidence = _check_confidence(confidence)
+    seed = _check_seed(seed)
+    build = _candidate_factory(make_candidate)
+    points = _grid_points(grid)
+    ops, positions = _opponent_field(opponents, n_players)
+    lineups = ((0, *positions),)
+    plans = [_Plan((make_policy(build(**p)), *ops), lineups) for p in points]
+    chunk_size = _default_chunk_size(plans, chunk_size)
+    sums = _run_plans(
+        plans,
+        n_games=n_games,
+        seed=seed,
+        rules=rules,
+        first_player=first_player,
+        chunk_size=chunk_size,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        desc="sweep",
+    )
+    results = tuple(
+        _result(plan, n_players, n_games, seed, confidence, s, rules, first_player, chunk_size)
+        for plan, s in zip(plans, sums, strict=True)
+    )
+    return SweepResult(tuple(points), results)

@@ -1,0 +1,198 @@
+"""`tournament` and `head_to_head`: a field of bots on paired deals with balanced seating."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..bots.specs import make_policy, unique_names
+from ..rules import Rules
+from .result import TournamentResult
+from .run import (
+    FAST_CHUNK,
+    SLOW_CHUNK,
+    _check_confidence,
+    _check_int,
+    _check_players,
+    _check_rules,
+    _check_seed,
+    _has_fast_path,
+    _lineups,
+    _Plan,
+    _run_plans,
+    _Sums,
+)
+
+
+def tournament(
+    bots: Sequence[Any],
+    n_players: int | None = None,
+    n_games: int = 1_000,
+    *,
+    seed: int | None = None,
+    rules: Rules | None = None,
+    lineups: Iterable[Sequence[int]] | None = None,
+    first_player: int = 0,
+    chunk_size: int | None = None,
+    executor: Any = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    confidence: float = 0.95,
+) -> TournamentResult:
+    """Play a field of bots against each other on paired deals with balanced seating.
+
+    Args:
+        bots: the field: policies, registered names like ``"marginal:threshold=10"``, or
+            ``(name, params)`` pairs. The same object may appear more than once.
+        n_players: seats at the table (default: the size of the field).
+        n_games: number of deals; each is played in a balanced block of seatings per
+            lineup, so the games played are ``n_games x result.seatings_per_deal``.
+        seed: seed of the deal stream (None: fresh entropy, recorded in the result).
+        rules: the rule set (default: the standard game).
+        lineups: which bots sit down together, as tuples of field indices, one per seat.
+            Each deal seats each lineup in a balanced block of seatings (every order for up
+            to 4 players; for more, a block in which every bot holds every seat and sits
+            directly after every other equally often, drawn at random per deal: see
+            :mod:`nothanks_lab.seating`). Default: every combination of P bots of the field
+            (just the field itself when it has exactly P bots).
+        first_player: the seat that acts first in every game.
+        chunk_size: deals per unit of work (default: 5,000 when every bot has a compiled
+            fast path, else 200). Results never depend on the executor or the number of
+            workers; randomized bots are reseeded per chunk, so theirs depend on chunk_size.
+        executor: a ``concurrent.futures`` executor or ``dask.distributed.Client``.
+        workers: without `executor`, the number of local worker processes (default 1).
+        progress: show a progress bar (default: when there is more than one chunk).
+        confidence: level of the intervals.
+
+    >>> t = tournament(["marginal:threshold=10", "marginal:threshold=-40", "marginal:threshold=0"],
+    ...                n_games=200, seed=1)
+    >>> best = t.to_records()[0]
+    >>> best["bot"], best["games"], bool(best["win_share_low"] > 1 / 3)
+    ('MarginalCostBot(threshold=10)', 1200, True)
+    """
+    rules = _check_rules(rules)
+    if isinstance(bots, str | bytes) or not isinstance(bots, Sequence) or not bots:
+        raise ValueError("bots must be a non-empty list of bots or bot specs")
+    policies = tuple(make_policy(b) for b in bots)
+    if n_players is None:
+        n_players = len(policies)
+        try:
+            rules.starting_chips(n_players)
+        except ValueError as e:
+            raise ValueError(
+                f"a field of {n_players} bots cannot sit at one table ({e}); give n_players "
+                f"(every combination of that many bots then plays), or use head_to_head for "
+                f"a bot against copies of another"
+            ) from None
+    n_players = _check_players(n_players, rules)
+    n_games = _check_int(n_games, "n_games", 1)
+    first_player = _check_first_player(first_player, n_players)
+    confidence = _check_confidence(confidence)
+    seed = _check_seed(seed)
+    plan = _Plan(policies, _lineups(len(policies), n_players, lineups))
+    chunk_size = _default_chunk_size([plan], chunk_size)
+    (sums,) = _run_plans(
+        [plan],
+        n_games=n_games,
+        seed=seed,
+        rules=rules,
+        first_player=first_player,
+        chunk_size=chunk_size,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        desc="tournament",
+    )
+    return _result(
+        plan, n_players, n_games, seed, confidence, sums, rules, first_player, chunk_size
+    )
+
+
+def _default_chunk_size(plans: Sequence[_Plan], chunk_size: int | None) -> int:
+    """Deals per unit of work: smaller when some bot plays through the one-game engine."""
+    if chunk_size is None:
+        fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
+        return FAST_CHUNK if fast else SLOW_CHUNK
+    return _check_int(chunk_size, "chunk_size", 1)
+
+
+def _result(
+    plan: _Plan,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    confidence: float,
+    sums: _Sums,
+    rules: Rules,
+    first_player: int,
+    chunk_size: int,
+) -> TournamentResult:
+    return TournamentResult(
+        unique_names(plan.policies),
+        n_players,
+        n_games,
+        seed,
+        plan.lineups,
+        confidence,
+        sums,
+        plan.policies,
+        rules,
+        first_player,
+        chunk_size,
+    )
+
+
+def _check_first_player(first_player: object, n_players: int) -> int:
+    from ..engine import check_seat
+
+    return check_seat(first_player, n_players, "first_player")
+
+
+def _opponent_field(opponents: Any, n_players: int) -> tuple[list[Any], tuple[int, ...]]:
+    """Opponent policies and the lineup positions they fill (copies of one, or P-1 given)."""
+    if isinstance(opponents, list | tuple) and not (
+        isinstance(opponents, tuple)
+        and len(opponents) == 2
+        and isinstance(opponents[0], str)
+        and isinstance(opponents[1], Mapping)
+    ):
+        if len(opponents) != n_players - 1:
+            raise ValueError(
+                f"give one opponent (copies fill the other seats) or exactly {n_players - 1} "
+                f"opponents for {n_players} players; got {len(opponents)}"
+            )
+        ops = [make_policy(o) for o in opponents]
+        return ops, tuple(range(1, n_players))
+    return [make_policy(opponents)], (1,) * (n_players - 1)
+
+
+def head_to_head(
+    candidate: Any,
+    opponent: Any,
+    n_players: int,
+    n_games: int = 1_000,
+    seed: int | None = None,
+    **options: Any,
+) -> TournamentResult:
+    """The common analysis "candidate against P-1 copies of opponent", seating balanced.
+
+    `opponent` may also be a list of P-1 opponents. The candidate sits in every seat once
+    per deal; ``result.win_share[0]`` is its win share (1/P means no better than its table).
+    `options` are those of `tournament` (rules, executor, workers, chunk_size, ...).
+
+    >>> r = head_to_head("marginal:threshold=10", "marginal:threshold=-40", 3, 100, seed=2)
+    >>> r.seatings_per_deal, bool(r.win_share_ci[0, 0] > 1 / 3)
+    (3, True)
+    """
+    rules = _check_rules(options.pop("rules", None))
+    n_players = _check_players(n_players, rules)
+    ops, positions = _opponent_field(opponent, n_players)
+    return tournament(
+        [make_policy(candidate), *ops],
+        n_players,
+        n_games,
+        seed=seed,
+        rules=rules,
+        lineups=[(0, *positions)],
+        **options,
+    )
