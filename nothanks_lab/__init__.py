@@ -8,6 +8,7 @@
 from . import analysis, bots, lessons, plots, probability
 from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
+from .review import review
 from .rules import Rules, card_points, runs, score
 from .simulation import SimResult, simulate
 from .tournaments import (
@@ -39,12 +40,14 @@ __all__ = [
     "analysis",
     "bots",
     "card_points",
+    "exact",
     "head_to_head",
     "lessons",
     "play_game",
     "play_match",
     "plots",
     "probability",
+    "review",
     "runs",
     "score",
     "simulate",
@@ -65,4 +68,8 @@ def __getattr__(name: str) -> object:
 
         widgets = importlib.import_module(f"{__name__}.widgets")
         return widgets if name == "widgets" else widgets.PlayTable
+    if name == "exact":  # the exact solver compiles with numba: loaded on first use too
+        import importlib
+
+        return importlib.import_module(f"{__name__}.exact")
     raise AttributeError(f"module 'nothanks_lab' has no attribute {name!r}")

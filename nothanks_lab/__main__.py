@@ -186,7 +186,83 @@ def _parser() -> argparse.ArgumentParser:
         default="text",
         help="output format (default text)",
     )
+    _lessons_parser(sub)
     return parser
+
+
+def _lessons_parser(sub: Any) -> None:
+    """The ``lessons`` command: ``lessons export DIR`` writes the teacher's kit."""
+    lessons = sub.add_parser("lessons", help="the lesson notebooks: export a teacher's kit")
+    lsub = lessons.add_subparsers(dest="lessons_command", metavar="ACTION", required=True)
+    e = lsub.add_parser(
+        "export",
+        help="write student notebooks, teacher's guides, HTML handouts and an nbgrader course",
+        description="Write DIR/student/ (the lessons, every exercise unanswered, no solution "
+        "reachable), DIR/teacher/ (a guide per lesson, Markdown and HTML, with the answers), "
+        "DIR/handouts/ (each lesson executed, one offline HTML page) and DIR/nbgrader/ (an "
+        "nbgrader course's source/ folder). Executing every lesson takes a minute or two.",
+    )
+    e.add_argument("dir", metavar="DIR", help="folder to write the kit into")
+    e.add_argument(
+        "--notebooks",
+        metavar="DIR",
+        default=None,
+        help="folder of the lesson notebooks (default: notebooks/ of the source checkout)",
+    )
+    e.add_argument(
+        "--lesson",
+        action="append",
+        default=None,
+        metavar="STEM",
+        help="export only this lesson, e.g. 03_chip_value (repeat for more; default all)",
+    )
+    e.add_argument(
+        "--handout",
+        action="append",
+        default=None,
+        metavar="STEM",
+        help="make handouts only for this lesson (repeat for more; default every lesson)",
+    )
+    e.add_argument("--skip-handouts", action="store_true", help="write no handouts (fast)")
+    e.add_argument(
+        "--no-execute",
+        action="store_true",
+        help="export the handouts without running the lessons (no outputs, no figures)",
+    )
+    e.add_argument("--no-pdf", action="store_true", help="no PDF beside each HTML handout")
+    e.add_argument(
+        "--timeout", type=int, default=600, help="seconds a handout's cell may run (default 600)"
+    )
+    e.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+
+def _lessons(args: argparse.Namespace) -> str:
+    """The ``lessons export`` command: write the kit, return its summary."""
+    import warnings
+
+    from .kit import HandoutError, export
+
+    handouts: bool | list[str] = False if args.skip_handouts else (args.handout or True)
+
+    def say(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report lists them
+        try:
+            report = export(
+                args.dir,
+                notebooks=args.notebooks,
+                lessons=args.lesson,
+                handouts=handouts,
+                execute=not args.no_execute,
+                pdf=not args.no_pdf,
+                timeout=args.timeout,
+                progress=None if args.quiet else say,
+            )
+        except HandoutError as e:  # the kit so far stays on disk; say which lesson failed
+            raise ValueError(str(e)) from None
+    return str(report)
 
 
 def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
@@ -334,6 +410,8 @@ def run(argv: Sequence[str] | None = None) -> str:
         return _bots_listing()
     if args.command == "review":
         return _review(args)
+    if args.command == "lessons":
+        return _lessons(args)
     from .tournaments import head_to_head, sweep, tournament, tune
 
     with _dask_client(args.scheduler) as client:

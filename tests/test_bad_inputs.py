@@ -744,3 +744,14 @@ def test_every_engine_view_passes_the_full_check(rules: nt.Rules) -> None:
                 if g.is_over:
                     break
                 g.step(g.legal_actions()[int(rng.integers(len(g.legal_actions())))])
+
+
+def test_tournament_progress_must_be_a_bool_or_none() -> None:
+    with pytest.raises(ValueError, match="progress"):
+        nt.tournament(["marginal", "marginal:threshold=0", "heuristic"], 3, 5, seed=1, progress="x")
+
+
+@pytest.mark.parametrize("bad", ["not a view", None, 3])
+def test_a_compiled_bot_refuses_what_is_not_a_view(bad: object) -> None:
+    with pytest.raises(TypeError, match="PlayerView"):
+        nt.bots.MarginalCostBot(10).act(bad)  # type: ignore[arg-type]

@@ -171,6 +171,11 @@ class FastBot(Bot):
         return np.array([float(self._params[p.name]) for p in self.PARAMS], dtype=np.float64)
 
     def act(self, view: PlayerView) -> Action:
+        if not isinstance(view, PlayerView):
+            raise TypeError(
+                f"{type(self).__name__}.act needs a nothanks_lab.PlayerView (game.view(seat)); "
+                f"got {type(view).__name__}"
+            )
         if not view.can_pass:
             return Action.TAKE
         decide = getattr(type(self), "FAST_DECIDE", None)

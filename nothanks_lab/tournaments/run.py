@@ -362,6 +362,8 @@ def _run_plans(
 
     if progress is None:
         progress = n_tasks > 1
+    elif not isinstance(progress, bool | np.bool_):
+        raise ValueError(f"progress must be True, False or None (automatic); got {progress!r}")
     totals: list[_Sums | None] = [None] * len(plans)
     with open_executor(executor, workers, n_tasks=n_tasks) as ex:
         if not is_local(ex):

@@ -1,0 +1,410 @@
+"""The teacher's kit: ``nothanks-lab lessons export DIR`` as a teacher and a student meet it.
+
+One export through the command line (every lesson's student notebook, guide and nbgrader
+source; one handout, executed) is shared by most tests; only that lesson is executed, plus
+one student notebook, so the module runs in well under a minute. The nbgrader tests run the
+real ``nbgrader`` in a subprocess: skipped locally when it is missing, required under CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+import nothanks_lab
+from nothanks_lab import kit, lessons
+
+NOTEBOOKS = Path(nothanks_lab.__file__).resolve().parents[1] / "notebooks"
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+HANDOUT = "02_run_probabilities"  # small (about 7 s to run) and has plotly figures
+BIN = Path(sys.executable).parent
+# Calls that would hand a student an exercise's answer (checked independently of the kit).
+FORBIDDEN = re.compile(r"\b_solution\b|\b_solve\b|\.solution\b|lessons\._\w")
+CHECK = re.compile(r"check_answer\(\s*[\"'](\w+)[\"']\s*,\s*(\w+)\s*\)")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def cli(*args: str, cmd: list[str] | None = None, timeout: int = 300) -> Any:
+    return subprocess.run(
+        [*(cmd or [sys.executable, "-m", "nothanks_lab"]), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        check=False,
+    )
+
+
+def source(cell: Any) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def read(path: Path) -> Any:
+    return nbformat.read(path, as_version=4)
+
+
+@pytest.fixture(scope="module")
+def kit_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("kit") / "kit"
+    p = cli("lessons", "export", str(root), "--handout", HANDOUT)
+    assert p.returncode == 0, p.stderr
+    assert "wrote" in p.stdout and "student/" in p.stdout
+    return root
+
+
+# ------------------------------------------------------------------ the contract
+def test_export_writes_the_four_folders(kit_dir: Path) -> None:
+    assert sorted(p.name for p in (kit_dir / "student").glob("*.ipynb")) == [
+        f"{s}.ipynb" for s in LESSONS
+    ]
+    for stem in LESSONS:
+        assert (kit_dir / "teacher" / f"{stem}.md").is_file()
+        assert (kit_dir / "teacher" / f"{stem}.html").is_file()
+    assert [p.name for p in (kit_dir / "handouts").glob("*.html")] == [f"{HANDOUT}.html"]
+    with_exercises = [s for s in LESSONS if kit.exercise_cells(read(NOTEBOOKS / f"{s}.ipynb"))]
+    assert with_exercises  # the lessons do have exercises
+    for stem in with_exercises:
+        assert (kit_dir / "nbgrader" / "source" / stem / f"{stem}.ipynb").is_file()
+    assert (kit_dir / "nbgrader" / "nbgrader_config.py").is_file()
+
+
+def test_the_installed_script_exports_too(tmp_path: Path) -> None:
+    script = shutil.which("nothanks-lab", path=str(BIN)) or shutil.which("nothanks-lab")
+    if script is None:
+        pytest.skip("the nothanks-lab script is not installed (pip install -e .)")
+    p = cli("lessons", "export", str(tmp_path / "k"), "--lesson", "03_chip_value",
+            "--skip-handouts", cmd=[script])  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "k" / "student" / "03_chip_value.ipynb").is_file()
+    assert (tmp_path / "k" / "teacher" / "03_chip_value.md").is_file()
+    assert not (tmp_path / "k" / "student" / "02_run_probabilities.ipynb").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--notebooks", "/nonexistent/lessons"], "no such folder"),
+        (["--lesson", "99_nope", "--skip-handouts"], "99_nope"),
+        (["--timeout", "0"], "timeout"),
+    ],
+)
+def test_bad_input_exits_2_with_an_error(tmp_path: Path, args: list[str], says: str) -> None:
+    p = cli("lessons", "export", str(tmp_path / "k"), *args)
+    assert p.returncode == 2
+    assert p.stderr.startswith("error: ") and says in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_a_folder_without_notebooks_is_an_error(tmp_path: Path) -> None:
+    p = cli("lessons", "export", str(tmp_path / "k"), "--notebooks", str(tmp_path))
+    assert p.returncode == 2 and "no .ipynb" in p.stderr
+
+
+# ------------------------------------------------------------------ student notebooks
+@pytest.mark.parametrize("stem", LESSONS)
+def test_student_notebook_reveals_no_solution(kit_dir: Path, stem: str) -> None:
+    nb = read(kit_dir / "student" / f"{stem}.ipynb")
+    original = read(NOTEBOOKS / f"{stem}.ipynb")
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        assert not {"solution", "teacher"} & set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+            assert not FORBIDDEN.search(source(cell)), source(cell)
+    # the first code cell still sets the seed, and every exercise the lesson has is there
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert re.fullmatch(r"SEED = \d+\s*", source(first))
+    keys = {k for c in nb.cells if c.cell_type == "code" for k, _ in CHECK.findall(source(c))}
+    if stem in {e.lesson for e in lessons.EXERCISES.values()}:
+        assert keys == set(lessons.exercises(stem))
+    assert len(nb.cells) == len(original.cells)  # the lessons have no teacher cells today
+
+
+def test_student_exercise_cells_are_unanswered(kit_dir: Path) -> None:
+    found = 0
+    for path in (kit_dir / "student").glob("*.ipynb"):
+        for cell in read(path).cells:
+            for key, var in CHECK.findall(source(cell)):
+                if re.search(rf"^{var}\s*=", source(cell), re.MULTILINE):
+                    assert re.search(rf"^{var} = None\b", source(cell), re.MULTILINE), key
+                    found += 1
+    assert found >= 10
+
+
+def _lesson(cells: list[Any]) -> Any:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("SEED = 1"), *cells]
+    return nb
+
+
+def test_student_notebook_drops_teacher_cells_and_blanks_answers() -> None:
+    exercise = nbformat.v4.new_code_cell(
+        "from nothanks_lab import lessons\nanswer = 19  # filled in by mistake\n"
+        'lessons.check_answer("break_even_20", answer)'
+    )
+    exercise.outputs = [nbformat.v4.new_output("stream", text="old output")]
+    exercise.execution_count = 3
+    secret = nbformat.v4.new_code_cell('lessons._solution("break_even_20")')
+    secret.metadata["tags"] = ["solution"]
+    notes = nbformat.v4.new_markdown_cell("Teacher: the answer is 19.")
+    notes.metadata["tags"] = ["teacher"]
+    out = kit.student_notebook(_lesson([exercise, secret, notes]))
+    assert len(out.cells) == 2
+    assert "answer = None  # your answer" in source(out.cells[1])
+    assert "19" not in source(out.cells[1])
+    assert out.cells[1].outputs == [] and out.cells[1].execution_count is None
+
+
+@pytest.mark.parametrize(
+    "leak",
+    [
+        'lessons._solution("p28_start")',
+        'lessons.exercise("p28_start")._solve()',
+        "from nothanks_lab.lessons import _solution",
+        'lessons.EXERCISES["p28_start"].solution',
+    ],
+)
+def test_student_notebook_refuses_a_cell_that_computes_an_answer(leak: str) -> None:
+    nb = _lesson([nbformat.v4.new_code_cell(f"from nothanks_lab import lessons\n{leak}")])
+    with pytest.raises(ValueError, match="reveal a solution"):
+        kit.student_notebook(nb)
+
+
+@pytest.mark.slow
+def test_a_student_notebook_runs_with_every_exercise_not_answered_yet(kit_dir: Path) -> None:
+    from nbclient import NotebookClient
+
+    nb = read(kit_dir / "student" / f"{HANDOUT}.ipynb")
+    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=False).execute()
+    verdicts = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        text = json.dumps(cell.outputs)
+        assert '"output_type": "error"' not in text
+        for key, var in CHECK.findall(source(cell)):
+            if re.search(rf"^{var} = None", source(cell), re.MULTILINE):
+                verdicts[key] = f"Not answered yet ({key})" in text
+    assert verdicts and all(verdicts.values()), verdicts
+    assert set(verdicts) == set(lessons.exercises(HANDOUT)) - {"p28_start"}  # a worked example
+
+
+# ------------------------------------------------------------------ teacher guides
+def _exact_text(key: str) -> str:
+    value = lessons._solution(key)
+    frac = Fraction(value).limit_denominator(10**6)
+    return str(frac) if float(frac) == value else f"{value:.6f}"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_guide_has_every_part_and_the_exact_answers(kit_dir: Path, stem: str) -> None:
+    md = (kit_dir / "teacher" / f"{stem}.md").read_text()
+    for heading in ("## Goals", "## Timings (45 minutes)", "## Answers with working",
+                    "## Discussion prompts", "## Common misconceptions"):  # fmt: skip
+        assert heading in md
+    minutes = [int(m) for m in re.findall(r"^\| (\d+) \|", md, re.MULTILINE)]
+    assert sum(minutes) == kit.PERIOD_MINUTES
+    keys = [e.key for e in kit.exercise_cells(read(NOTEBOOKS / f"{stem}.ipynb"))]
+    for key in keys:
+        section = md.split(f"`{key}`", 1)[1].split("### ", 1)[0]
+        assert f"**Answer.** {_exact_text(key)}" in section
+        assert lessons.exercise(key).hint in section  # the working: hint ...
+        assert "Formula: `" in section  # ... and formula
+    if stem == "02_run_probabilities":  # p28_start is worked in the lesson, answer shown
+        assert "Worked example in the lesson: `p28_start`" in md and "**Answer.** 8/11" in md
+    page = (kit_dir / "teacher" / f"{stem}.html").read_text()
+    assert "<h2>Goals</h2>" in page and "<table>" in page and "http" not in page
+
+
+def test_every_lesson_present_has_notes_and_every_exercise_a_formula() -> None:
+    assert set(LESSONS) <= set(kit.LESSON_NOTES)
+    for stem, notes in kit.LESSON_NOTES.items():
+        assert sum(m for m, _ in notes.timings) == kit.PERIOD_MINUTES, stem
+        assert notes.goals and notes.prompts and notes.misconceptions
+    assert set(lessons.EXERCISES) <= set(kit.FORMULAS)
+
+
+@pytest.mark.parametrize("key", sorted(k for k in kit.FORMULAS if not k.startswith("pp_")))
+def test_a_formula_in_the_working_gives_the_exact_answer(key: str) -> None:
+    import math
+
+    parts = re.split(r"[:=]", kit.FORMULAS[key])
+    sums = [p for p in parts if re.fullmatch(r"[\d\s()+\-*/,]*|[\d\s()+\-*/,comb]*comb[^a-z]*", p)]
+    sums = [p for p in sums if p.strip()]
+    assert sums, kit.FORMULAS[key]
+    for expression in sums:
+        value = eval(expression, {"__builtins__": {}, "comb": math.comb})
+        assert math.isclose(value, lessons._solution(key), abs_tol=1e-12), expression
+
+
+def test_a_lesson_without_notes_gets_a_generic_guide_and_a_warning(tmp_path: Path) -> None:
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    shutil.copy(NOTEBOOKS / "03_chip_value.ipynb", folder / "07_new_lesson.ipynb")
+    with pytest.warns(UserWarning, match="07_new_lesson: no teaching notes"):
+        report = kit.export(tmp_path / "k", notebooks=folder, handouts=False)
+    md = (tmp_path / "k" / "teacher" / "07_new_lesson.md").read_text()
+    assert md.startswith("# Teacher's guide: What is a chip worth?")
+    minutes = [int(m) for m in re.findall(r"^\| (\d+) \|", md, re.MULTILINE)]
+    assert sum(minutes) == kit.PERIOD_MINUTES and len(minutes) > 3
+    assert f"**Answer.** {_exact_text('break_even_20')}" in md
+    assert "Worked example" not in md
+    assert any("no teaching notes" in w for w in report.warnings)
+
+
+def test_answers_are_fractions_when_rational() -> None:
+    assert kit.solution("p28_start").text == "8/11 ≈ 0.727273"
+    assert kit.solution("break_even_26_holding_27").literal == "-2"
+    assert kit.solution("tiny_single_run").literal == "Fraction(1, 14)"
+    irrational = kit.Solution("k", "q", 0.1234567890123, None, "h", None)
+    assert irrational.text == "0.123457" and irrational.literal == "0.1234567890123"
+
+
+# ------------------------------------------------------------------ handouts
+def test_handout_is_self_contained_and_offline(kit_dir: Path) -> None:
+    page = (kit_dir / "handouts" / f"{HANDOUT}.html").read_text()
+    fetched = re.findall(
+        r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?((?:https?:)?//[^\"'\s>]+)",
+        page,
+        re.IGNORECASE,
+    )
+    assert fetched == []
+    assert not re.search(r"import\s*\(?[\"']https?://", page)
+    assert page.count('class="plotly-graph-div"') >= 3  # the lesson's figures, with their data
+    assert "plotly.js v" in page  # the library itself, inline
+    assert "Not answered yet" in page and "Traceback" not in page
+    assert "pio.renderers" not in page  # the hidden setup cell shows no code
+    prompts = [int(n) for n in re.findall(r"In\s\[(\d+)\]:", page)]
+    assert prompts[:3] == [1, 2, 3]  # numbered as the lesson, from 1
+
+
+def test_handout_pdf_when_a_browser_is_here(kit_dir: Path) -> None:
+    pdf = kit_dir / "handouts" / f"{HANDOUT}.pdf"
+    why = kit.pdf_unavailable()
+    if why is not None:
+        assert not pdf.exists()
+        pytest.skip(why)
+    assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 20_000
+
+
+# ------------------------------------------------------------------ nbgrader
+def test_nbgrader_source_cells(kit_dir: Path) -> None:
+    seen_ids: set[str] = set()
+    for path in (kit_dir / "nbgrader" / "source").glob("*/*.ipynb"):
+        nb = read(path)
+        graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+        answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+        assert graded and len(graded) == len(answers)
+        for sol, test in zip(answers, graded, strict=True):
+            assert nb.cells.index(test) == nb.cells.index(sol) + 1
+            meta = test.metadata["nbgrader"]
+            assert meta["locked"] and meta["points"] == 1 and meta["schema_version"] == 3
+            assert not meta["solution"] and sol.metadata["nbgrader"]["locked"] is False
+            for m in (meta, sol.metadata["nbgrader"]):
+                assert m["grade_id"] not in seen_ids
+                seen_ids.add(m["grade_id"])
+            (key, var), *_ = CHECK.findall(source(sol))
+            block = source(sol).split("### BEGIN SOLUTION\n")[1].split("### END SOLUTION")[0]
+            assert "lessons" not in block  # a literal, not a call into the package
+            namespace: dict[str, Any] = {}
+            exec(block, namespace)
+            assert lessons.check_answer(key, namespace[var]).status == "right"
+            assert f"check_answer({key!r}, {var})" in source(test)
+            assert 'status == "right"' in source(test)
+
+
+def _nbgrader(*args: str, cwd: Path) -> Any:
+    if shutil.which("nbgrader", path=str(BIN)) is None:
+        if in_ci():
+            pytest.fail("nbgrader is not installed under CI (it is in the test extra)")
+        pytest.skip("nbgrader is not installed (pip install nbgrader)")
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        [str(BIN / "nbgrader"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_nbgrader_generates_the_assignment_of_a_lesson(kit_dir: Path) -> None:
+    course = kit_dir / "nbgrader"
+    stem = "03_chip_value"
+    p = _nbgrader("generate_assignment", stem, "--force", cwd=course)
+    assert p.returncode == 0, p.stderr
+    released = read(course / "release" / stem / f"{stem}.ipynb")
+    text = "\n".join(source(c) for c in released.cells)
+    assert "BEGIN SOLUTION" not in text and "answer = 19" not in text
+    assert text.count("answer = None  # your answer") == 2
+    assert sum(c.metadata.get("nbgrader", {}).get("grade", False) for c in released.cells) == 2
+
+
+@pytest.mark.slow
+def test_nbgrader_autogrades_a_right_and_an_unanswered_submission(tmp_path: Path) -> None:
+    # A small lesson made of real exercises (fast to run), through the whole teacher's flow.
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    nb = _lesson(
+        [
+            nbformat.v4.new_code_cell(
+                f"from nothanks_lab import lessons\n\nanswer = None  # your answer\n"
+                f'lessons.check_answer("{key}", answer)'
+            )
+            for key in ("p28_start", "break_even_26_holding_27", "tiny_single_run")
+        ]
+    )
+    nbformat.write(nb, folder / "ex.ipynb")
+    with pytest.warns(UserWarning, match="no teaching notes"):
+        kit.export(tmp_path / "k", notebooks=folder, handouts=False)
+    course = tmp_path / "k" / "nbgrader"
+    assert _nbgrader("generate_assignment", "ex", cwd=course).returncode == 0
+    for student, origin in (("alice", "source"), ("bob", "release")):
+        (course / "submitted" / student / "ex").mkdir(parents=True)
+        shutil.copy(course / origin / "ex" / "ex.ipynb", course / "submitted" / student / "ex")
+    p = _nbgrader("autograde", "ex", cwd=course)
+    assert p.returncode == 0, p.stderr
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        scores = {s: gb.find_submission("ex", s).score for s in ("alice", "bob")}
+        max_score = gb.find_assignment("ex").max_score
+    assert max_score == 3
+    assert scores == {"alice": 3, "bob": 0}
+
+
+def test_a_lesson_that_fails_to_run_is_an_error_naming_it(tmp_path: Path) -> None:
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    nbformat.write(_lesson([nbformat.v4.new_code_cell("1 / 0")]), folder / "bad.ipynb")
+    p = cli("lessons", "export", str(tmp_path / "k"), "--notebooks", str(folder), "--no-pdf")
+    assert p.returncode == 2
+    assert p.stderr.splitlines()[-1].startswith("error: bad: the lesson failed")
+    assert "ZeroDivisionError" in p.stderr
+
+
+def test_no_execute_writes_handouts_without_running(tmp_path: Path) -> None:
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    nbformat.write(_lesson([nbformat.v4.new_code_cell("1 / 0")]), folder / "bad.ipynb")
+    with pytest.warns(UserWarning, match="no teaching notes"):
+        report = kit.export(tmp_path / "k", notebooks=folder, execute=False, pdf=False)
+    page = (tmp_path / "k" / "handouts" / "bad.html").read_text()
+    assert "1 / 0" in re.sub(r"<[^>]+>", "", page) and "ZeroDivisionError" not in page
+    assert tmp_path / "k" / "handouts" / "bad.html" in report.files
