@@ -16,11 +16,14 @@ if TYPE_CHECKING:
     from .analysis import PositionEvaluation
     from .engine import Event, Game
     from .play import MatchResult
+    from .review import MoveReview, Review
+    from .table import RoundReplay
     from .view import PlayerView
 
 __all__ = [
     "active_html",
     "card_html",
+    "download_link_html",
     "error_html",
     "figure_html",
     "final_scores_html",
@@ -33,8 +36,11 @@ __all__ = [
     "neighbour_cards",
     "plotly_js_html",
     "position_evaluation_html",
+    "replay_html",
+    "review_html",
     "seats_html",
     "status_html",
+    "turn_prompt_html",
     "view_html",
 ]
 
@@ -452,4 +458,124 @@ def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
         "window.Plotly.newPlot(el,spec.data,layout,{responsive:true,displaylogo:false})"
         ".then(function(){el.setAttribute('data-drawn',String(performance.now()));});}"
         "draw();})();</script>"
+    )
+
+
+# --------------------------------------------------------------------------- reviews and files
+#: Colour of each review label, from good to bad (the markers of `plots.plot_review`).
+LABEL_COLORS = {
+    "good": "#2ca02c",
+    "inaccuracy": "#e6b800",
+    "mistake": "#ff7f0e",
+    "blunder": "#d62728",
+}
+
+
+def label_html(label: str) -> str:
+    """A review label as a small coloured badge."""
+    color = LABEL_COLORS.get(label, "#777")
+    return (
+        f"<span class='nothanks-label' data-label='{escape(label)}' style='display:inline-block;"
+        f"padding:0 .45em;border-radius:.6em;background:{color};color:white;font-weight:600'>"
+        f"{escape(label)}</span>"
+    )
+
+
+def _move_review_words(m: MoveReview) -> str:
+    """A reviewed move in a few words: the label, the cost and the better move."""
+    if m.forced:
+        return "forced (no chips left)"
+    if m.action is m.best:
+        return f"the better move (by {_gap(m):.1f} expected points)"
+    c = m.cost_estimate
+    return f"cost {c.value:.1f} points [{c.low:.1f}, {c.high:.1f}]; better: {m.best}"
+
+
+def _gap(m: MoveReview) -> float:
+    d = m.take.score.value - (m.no_thanks.score.value if m.no_thanks is not None else 0.0)
+    return abs(d)
+
+
+def review_html(review: Review, current_step: int | None = None) -> str:
+    """A review as a table, one row per decision (label, cost, better move), and its summary.
+
+    `current_step` (a replay step, ``move index + 1``) highlights the decision that led to it.
+    """
+    th = f"{_CELL}text-align:left;border-bottom:1px solid #999"
+    head = "".join(
+        f"<th style='{th}'>{h}</th>"
+        for h in ("move", "card", "pot", "chips", "played", "label", "")
+    )
+    rows = []
+    for m in review.moves:
+        here = current_step == m.index + 1
+        style = f" style='background:{TO_ACT_BG}'" if here else ""
+        rows.append(
+            f"<tr class='nothanks-move' data-step='{m.index + 1}' data-label='{m.label}'{style}>"
+            f"<td style='{_NUM}'>{m.index + 1}</td><td style='{_NUM}'>{m.card}</td>"
+            f"<td style='{_NUM}'>{m.pot}</td><td style='{_NUM}'>{m.view.my_chips}</td>"
+            f"<td style='{_CELL}'>{m.action}</td><td style='{_CELL}'>{label_html(m.label)}</td>"
+            f"<td style='{_CELL}color:#444'><small>{escape(_move_review_words(m))}</small></td>"
+            "</tr>"
+        )
+    counts = ", ".join(f"{v} {k}" for k, v in review.counts.items() if v)
+    t = review.total_cost
+    acc = "" if review.accuracy is None else f"; accuracy {review.accuracy:.0%}"
+    summary = (
+        f"{len(review.moves)} decisions ({counts}); expected cost {t.value:.1f} points "
+        f"[{t.low:.1f}, {t.high:.1f}]{acc}"
+    )
+    return (
+        f"<div class='nothanks-review'><h4 style='margin:.3em 0'>Review of "
+        f"{escape(review.name)}</h4><div class='nothanks-review-summary'>{escape(summary)}</div>"
+        f"<div style='max-height:26em;overflow:auto'><table style='border-collapse:collapse'>"
+        f"<tr>{head}</tr>{''.join(rows)}</table></div>"
+        f"<small style='color:#666'>{escape(review.header())}</small></div>"
+    )
+
+
+def replay_html(replay: RoundReplay, step: int) -> str:
+    """One step of a replay: what happened, then the table as it was (the replayed seat's view)."""
+    view = replay.view_at(step)
+    caption = escape(replay.caption(step))
+    move = replay.move_review_at(step)
+    verdict = ""
+    if move is not None:
+        verdict = (
+            f"<div style='margin:.2em 0'>{label_html(move.label)} "
+            f"<small>{escape(_move_review_words(move))}</small></div>"
+        )
+    return (
+        f"<div class='nothanks-replay-step' data-step='{step}'>"
+        f"<div style='font-weight:600;margin:.2em 0'>{caption}</div>{verdict}"
+        + active_html(view)
+        + seats_html(
+            view, replay.names, last_moves=replay.last_moves_at(step), to_act=replay.to_act_at(step)
+        )
+        + "</div>"
+    )
+
+
+def turn_prompt_html(name: str, cards_to_come: int) -> str:
+    """The advisor's line while no card is face up: who turns the next card."""
+    return (
+        "<div style='margin:.4em 0;font-size:1.3em'>Turn the next card and enter it: "
+        f"<b>{escape(name)}</b> acts on it "
+        f"<span style='color:#555;font-size:.8em'>({cards_to_come} cards still to come)</span>"
+        "</div>"
+    )
+
+
+def download_link_html(text: str, filename: str, label: str) -> str:
+    """A link that downloads `text` as the file `filename` (a data URL: no server involved).
+
+    >>> download_link_html("{}", "r.json", "Save")[:40]
+    "<a class='nothanks-download' download='r"
+    """
+    import base64
+
+    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return (
+        f"<a class='nothanks-download' download='{escape(filename)}' "
+        f"href='data:application/json;base64,{data}'>{escape(label)}</a>"
     )

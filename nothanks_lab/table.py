@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,12 +27,17 @@ from .engine import Action, Event, Game, IllegalActionError
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
 from .rules import Rules
 from .validate import check_int, check_rules, check_seat, check_seed
+from .view import PlayerView
+
+if TYPE_CHECKING:
+    from .review import MoveReview, Review
 
 __all__ = [
     "DEFAULT_DIFFICULTY",
     "DIFFICULTIES",
     "BotSpec",
     "Difficulty",
+    "RoundReplay",
     "TableSession",
     "build_bot",
     "check_difficulty",
@@ -295,6 +300,23 @@ class TableSession:
             moved.append(event)
         return moved
 
+    def play_out(self, policy: Any) -> list[Event]:
+        """Finish the round, the person's seat played by `policy` (a lesson's stand-in).
+
+        >>> s = TableSession([None, "marginal", "marginal"], seed=2)
+        >>> from nothanks_lab.bots import MarginalCostBot
+        >>> moves = s.play_out(MarginalCostBot(6))
+        >>> s.phase, len(moves) == len(s.game.history)
+        ('match_over', True)
+        """
+        moved: list[Event] = []
+        while self.phase in ("human", "bot"):
+            if self.phase == "human":
+                moved.append(self.play(ask(policy, self.view, self.game.legal_actions())))
+            else:
+                moved += self.run_bots()
+        return moved
+
     def _after_move(self) -> Event:
         if self.game.is_over and len(self.results) == self._round_index:
             self.results.append(GameResult.of(self.game))
@@ -354,3 +376,166 @@ class TableSession:
                 field.append(default_rollout_policy())
                 words.append(f"{self.names[i]} ({self.labels[i]}) played by marginal(10)")
         return field, words
+
+    # ----------------------------------------------------------------- after a round
+    @property
+    def human_decisions(self) -> int:
+        """The person's moves so far in the round on the table (what a review looks at)."""
+        return sum(e.seat == self.human_seat for e in self.game.history)
+
+    def review(self, *, n: int | None = None, seed: Any = None) -> Review:
+        """The review of the person's decisions in the round on the table (`nt.review`).
+
+        Takes a few seconds for a whole round (rollouts). `seed` defaults to one derived from
+        the match seed and the round, so the same round always gets the same review.
+        """
+        from .review import DEFAULT_ROLLOUTS, review
+
+        if seed is None:
+            seed = np.random.SeedSequence([self.seed, self._round_index])
+        return review(
+            self.game,
+            self.human_seat,
+            seed=seed,
+            n=DEFAULT_ROLLOUTS if n is None else n,
+            name=self.names[self.human_seat],
+        )
+
+    def replay(self, review: Review | None = None) -> RoundReplay:
+        """The round on the table, step by step (with `review`'s labels on the person's moves)."""
+        return RoundReplay(self.game, self.names, seat=self.human_seat, review=review)
+
+    def round_json(self) -> str:
+        """The round on the table as a round document (`Game.to_json`) with names and bots.
+
+        A custom policy has no registry spec to write; then only the names are saved.
+        """
+        try:
+            return self.game.to_json(names=self.names, bots=self.policies)
+        except ValueError:
+            return self.game.to_json(names=self.names)
+
+    def file_name(self) -> str:
+        """A file name for the round on the table: ``nothanks-seed5-round1.json``."""
+        return f"nothanks-seed{self.seed}-round{self.round_number}.json"
+
+
+def public_deck(game: Game) -> list[int]:
+    """A deck that turns `game`'s seen cards in the order they were turned.
+
+    The cards in the history in order of first appearance, then the face-up card, then any
+    unseen cards (nobody's knowledge: no view shows them). Replaying the history on it gives
+    the same views as `game` at every step.
+    """
+    order = list(dict.fromkeys(e.card for e in game.history))
+    if game.active_card is not None and game.active_card not in order:
+        order.append(game.active_card)
+    seen = set(order)
+    rest = [c for c in game.rules.cards if c not in seen]
+    return (order + rest)[: game.rules.n_in_play]
+
+
+class RoundReplay:
+    """A round step by step: the table as it was after each move, for a replay stepper.
+
+    Step 0 is the deal (nobody has moved yet); step ``k`` is the table after the round's first
+    ``k`` moves; the last step, `n_steps`, is the position the round ended in (or stands at).
+    Each step is the round's public history replayed through the engine on `public_deck`, so a
+    round loaded from a file replays like the one on the table. With a `review` of `seat`, the
+    steps the seat's moves lead to carry that move's label.
+
+    >>> g = Game(3, deck=range(3, 27))
+    >>> g.step(Action.PASS); g.step(Action.TAKE)
+    >>> r = RoundReplay(g)
+    >>> r.n_steps, r.view_at(0).chips, r.view_at(2).hands[1]
+    (2, (11, 11, 11), (3,))
+    >>> r.caption(1)
+    'Move 1 of 2: Seat 0 says No thanks! on 3 (pot 0)'
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        names: Sequence[str] | None = None,
+        *,
+        seat: int = 0,
+        review: Review | None = None,
+    ) -> None:
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a nothanks_lab.Game; got {type(game).__name__}")
+        self.n_players = game.n_players
+        self.seat = check_seat(seat, self.n_players, "seat")
+        self.names = (
+            list(names) if names is not None else [f"Seat {i}" for i in range(self.n_players)]
+        )
+        if len(self.names) != self.n_players:
+            raise ValueError(
+                f"names must hold one name per seat ({self.n_players}); got {len(self.names)}"
+            )
+        if review is not None and review.seat != self.seat:
+            raise ValueError(f"review is of seat {review.seat}, but the replay shows seat {seat}")
+        self.review = review
+        self.rules = game.rules
+        self.history = game.history
+        self.is_over = game.is_over
+        replay = Game(
+            self.n_players, rules=game.rules, deck=public_deck(game), first_player=game.first_player
+        )
+        self._games = [replay.copy()]
+        for e in self.history:
+            replay.step(e.action)
+            self._games.append(replay.copy())
+        self._reviewed = {} if review is None else {m.index + 1: m for m in review.moves}
+
+    @property
+    def n_steps(self) -> int:
+        """The last step (the number of moves in the round)."""
+        return len(self.history)
+
+    def check_step(self, step: object) -> int:
+        """`step` as an int, or `ValueError` unless it is 0..`n_steps`."""
+        return check_int(step, "step", low=0, high=self.n_steps)
+
+    def game_at(self, step: int) -> Game:
+        """The round after its first `step` moves (a copy: stepping it changes nothing here)."""
+        return self._games[self.check_step(step)].copy()
+
+    def view_at(self, step: int) -> PlayerView:
+        """What `seat` saw after the first `step` moves."""
+        return self._games[self.check_step(step)].view(self.seat)
+
+    def event_at(self, step: int) -> Event | None:
+        """The move that led to `step` (None at step 0, the deal)."""
+        step = self.check_step(step)
+        return self.history[step - 1] if step else None
+
+    def to_act_at(self, step: int) -> int | None:
+        """The seat to act at `step` (None once the round is over)."""
+        g = self._games[self.check_step(step)]
+        return None if g.is_over else g.current_player
+
+    def last_moves_at(self, step: int) -> list[Event | None]:
+        """Each seat's latest move among the first `step` moves (None before its first)."""
+        out: list[Event | None] = [None] * self.n_players
+        for e in self.history[: self.check_step(step)]:
+            out[e.seat] = e
+        return out
+
+    def move_review_at(self, step: int) -> MoveReview | None:
+        """The reviewed move that led to `step` (None if it was not a reviewed seat's move)."""
+        return self._reviewed.get(self.check_step(step))
+
+    def with_review(self, review: Review) -> RoundReplay:
+        """The same round with `review`'s labels on the reviewed seat's moves."""
+        return RoundReplay(self._games[-1], self.names, seat=review.seat, review=review)
+
+    def decision_steps(self) -> list[int]:
+        """The steps the reviewed moves lead to, in order."""
+        return sorted(self._reviewed)
+
+    def caption(self, step: int) -> str:
+        """What happened at `step`, in words."""
+        event = self.event_at(step)
+        if event is None:
+            return f"The deal: nobody has moved yet ({self.n_steps} moves follow)"
+        return f"Move {step} of {self.n_steps}: {event.describe(self.names)}"

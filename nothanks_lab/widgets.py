@@ -28,6 +28,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import ipywidgets as W
@@ -46,6 +47,7 @@ from .table import (
     DIFFICULTIES,
     MAX_TABLE_SEED,
     BotSpec,
+    RoundReplay,
     TableSession,
     build_bot,
     check_difficulty,
@@ -64,6 +66,7 @@ from .validate import (
 from .view import PlayerView
 
 __all__ = [
+    "Advisor",
     "BotLab",
     "BotPicker",
     "ChipValueExplorer",
@@ -71,6 +74,7 @@ __all__ = [
     "FigureArea",
     "PlayTable",
     "ProbabilityExplorer",
+    "ReplayPanel",
     "evaluation_html",
     "final_scores_html",
     "hints_html",
@@ -427,6 +431,97 @@ def evaluation_html(
     return render.position_evaluation_html(ev, assumed)
 
 
+# --------------------------------------------------------------------------- replays
+class ReplayPanel:
+    """Step through a round move by move, each step drawing the table as it was.
+
+    Shows a `nothanks_lab.table.RoundReplay` (the model: the round after each move) with
+    `render.replay_html`. Buttons ``⏮ First`` (the deal), ``◀ Previous``, ``Next ▶`` and
+    ``Last ⏭`` (the end), and with a review a menu of the reviewed moves to jump to.
+    `on_step` is called with each step shown.
+    """
+
+    def __init__(self, on_step: Callable[[int], None] | None = None) -> None:
+        self.replay: RoundReplay | None = None
+        self.step = 0
+        self.on_step = on_step
+        self.errors = ErrorLine()
+        self.first_button = W.Button(description="⏮ First", tooltip="the deal, before any move")
+        self.previous_button = W.Button(description="◀ Previous", tooltip="one move back")
+        self.next_button = W.Button(description="Next ▶", tooltip="one move on")
+        self.last_button = W.Button(description="Last ⏭", tooltip="the end of the round")
+        for b in (self.first_button, self.previous_button, self.next_button, self.last_button):
+            b.layout = W.Layout(width="auto")
+        self.jump = W.Dropdown(options=[], description="my moves", layout=W.Layout(width="22em"))
+        self.view = W.HTML()
+        self.view.add_class("nothanks-replay")
+        self.widget = W.VBox(
+            [
+                W.HTML("<h4 style='margin:.3em 0'>Replay</h4>"),
+                W.Box(
+                    [self.first_button, self.previous_button, self.next_button, self.last_button],
+                    layout=_WRAP,
+                ),
+                self.jump,
+                self.errors.widget,
+                self.view,
+            ],
+            layout=W.Layout(flex="1 1 36em", min_width="24em"),
+        )
+        g = self.errors.guard
+        self.first_button.on_click(g(lambda _: self.go(0)))
+        self.previous_button.on_click(g(lambda _: self.go(self.step - 1)))
+        self.next_button.on_click(g(lambda _: self.go(self.step + 1)))
+        self.last_button.on_click(g(lambda _: self.go(self.n_steps)))
+        self.jump.observe(g(self._on_jump), names="value")
+
+    @property
+    def n_steps(self) -> int:
+        """The last step of the round shown (0 when none is)."""
+        return 0 if self.replay is None else self.replay.n_steps
+
+    def show(self, replay: RoundReplay, step: int | None = None) -> None:
+        """Show `replay` at `step` (default: its last step, the end of the round)."""
+        self.replay = replay
+        reviewed = [(self._jump_label(replay, k), k) for k in replay.decision_steps()]
+        self.jump.unobserve_all("value")
+        self.jump.options = [("jump to one of my moves…", -1), *reviewed]
+        self.jump.value = -1
+        self.jump.observe(self.errors.guard(self._on_jump), names="value")
+        self.jump.layout.display = "" if reviewed else "none"
+        self.go(replay.n_steps if step is None else step)
+
+    @staticmethod
+    def _jump_label(replay: RoundReplay, step: int) -> str:
+        m = replay.move_review_at(step)
+        assert m is not None
+        return f"move {step}: {m.card}, {m.action} ({m.label})"
+
+    def go(self, step: int) -> None:
+        """Show step `step`, kept within the round (the deal to the last move)."""
+        if self.replay is None:
+            return
+        self.step = max(0, min(int(step), self.replay.n_steps))
+        self.view.value = render.replay_html(self.replay, self.step)
+        self.first_button.disabled = self.previous_button.disabled = self.step == 0
+        self.next_button.disabled = self.last_button.disabled = self.step == self.n_steps
+        if self.on_step is not None:
+            self.on_step(self.step)
+
+    def _on_jump(self, change: Mapping[str, Any]) -> None:
+        if change["new"] is not None and change["new"] >= 0:
+            self.go(change["new"])
+
+    def clear(self) -> None:
+        """Show nothing."""
+        self.replay = None
+        self.step = 0
+        self.view.value = ""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
 # --------------------------------------------------------------------------- the play table
 class PlayTable:
     """Play No Thanks! against bots in a notebook: ``PlayTable()`` deals a round at once.
@@ -445,6 +540,11 @@ class PlayTable:
         double_click_s: a second click on Take / No Thanks! within this many seconds of the
             previous move is ignored (so a double click never makes two moves).
         rules: the rule set (default: the standard game).
+        review_rollouts: rollouts per move of "Review my round" (default: `nt.review`'s).
+
+    When a round ends, "Review my round" shows the review of the person's decisions beside a
+    replay (`ReplayPanel`), a link saves the round as a file, and "Load a round" shows a saved
+    one in the same replay and review (`review_round`, `save`, `load_round`).
 
     >>> t = PlayTable(3, ["marginal", ("marginal", {"threshold": 0})], seed=1, bot_delay=0)
     >>> t.phase, t.take_button.description, t.pass_button.description
@@ -467,6 +567,7 @@ class PlayTable:
         bot_delay: float | None = 0.7,
         double_click_s: float = 0.3,
         rules: Rules | None = None,
+        review_rollouts: int | None = None,
     ) -> None:
         rules = check_rules(rules)
         counts = [n for n, _ in rules.chips]
@@ -481,6 +582,8 @@ class PlayTable:
             bot_delay = check_number(bot_delay, "bot_delay", low=0, high=MAX_BOT_DELAY_S)
         double_click_s = check_number(double_click_s, "double_click_s", low=0, high=10)
         hide_chips = check_bool(hide_chips, "hide_chips")
+        if review_rollouts is not None:
+            review_rollouts = check_int(review_rollouts, "review_rollouts", low=2, high=100_000)
         seed = _table_seed(seed)
         specs = self._seat_specs(bots, n_players, human_seat)
         preset = difficulty_bots(difficulty, max(counts), human_seat)
@@ -496,6 +599,12 @@ class PlayTable:
         self._last_move_at = -float("inf")
         self.session: TableSession
         self.difficulty: str | None = None if bots is not None else difficulty
+        self.review_rollouts = review_rollouts
+        self.review: Any = None
+        """The review on display (a `nothanks_lab.review.Review`), or None."""
+        self._review_thread: threading.Thread | None = None
+        self._review_token = 0
+        self._save_key: tuple[int, int, int] | None = None
 
         # Setup controls: read by new_game(), so the constructor and the button share one path.
         self.players = W.IntSlider(
@@ -569,6 +678,23 @@ class PlayTable:
         self.next_button = W.Button(description="Next round", button_style="info")
         self.again_button = W.Button(description="Play again", button_style="primary")
         self.end_box = W.HBox([self.next_button, self.again_button])
+        # After a round: its review beside a replay; Save and Load of rounds as files.
+        self.review_button = W.Button(description="Review my round", button_style="info")
+        self.review_status = W.HTML()
+        self.save_link = W.HTML()
+        self.load_upload = W.FileUpload(
+            accept=".json", multiple=False, description="Load a round", icon="upload"
+        )
+        self.replay_panel = ReplayPanel(on_step=self._on_replay_step)
+        self.review_view = W.HTML(layout=W.Layout(flex="1 1 28em", min_width="22em"))
+        self.review_area = W.Box(
+            [self.replay_panel.widget, self.review_view],
+            layout=W.Layout(display="none", flex_flow="row wrap", width="100%"),
+        )
+        self.files_box = W.Box(
+            [self.review_button, self.save_link, self.load_upload, self.review_status],
+            layout=_WRAP,
+        )
         self.log = W.HTML(layout=W.Layout(max_height="14em", overflow="auto"))
         # Stable hooks for the real-browser test and for notebook CSS.
         self.table.add_class("nothanks-table")
@@ -576,6 +702,9 @@ class PlayTable:
         self.final.add_class("nothanks-final")
         self.log.add_class("nothanks-log")
         self.end_box.add_class("nothanks-end")
+        self.review_status.add_class("nothanks-review-status")
+        self.review_view.add_class("nothanks-review-area")
+        self.review_area.add_class("nothanks-table-replay")
         self.widget = W.VBox(
             [
                 self.title,
@@ -586,6 +715,8 @@ class PlayTable:
                 self.errors.widget,
                 self.final,
                 self.end_box,
+                self.files_box,
+                self.review_area,
                 self.hints,
                 W.HTML("<b>Moves</b> (newest first)"),
                 self.log,
@@ -599,6 +730,8 @@ class PlayTable:
         self.new_button.on_click(g(lambda _: self.new_game()))
         self.next_button.on_click(g(lambda _: self.next_round()))
         self.again_button.on_click(g(lambda _: self.play_again()))
+        self.review_button.on_click(g(lambda _: self.review_round()))
+        self.load_upload.observe(g(self._on_upload), names="value")
         self.players.observe(g(lambda _: self._layout_seats()), names="value")
         self.difficulty_box.observe(g(self._on_difficulty), names="value")
         self.hide_chips.observe(g(lambda _: self._render()), names="value")
@@ -757,6 +890,7 @@ class PlayTable:
     def _start(self, session: TableSession) -> None:
         self.session = session
         self._pending = False
+        self.clear_review()
         self.seed.value = (session.seed + 1) % (MAX_TABLE_SEED + 1)
         self.errors.clear()
         self._after_change()
@@ -771,6 +905,7 @@ class PlayTable:
                     raise IllegalActionError(f"{exc}; press Play again") from None
                 raise
             self._pending = False
+            self.clear_review()
             self._after_change()
 
     def play(self, action: Action) -> bool:
@@ -913,7 +1048,143 @@ class PlayTable:
         self.final.value = self._final_html() if over else ""
         self.next_button.layout.display = "" if phase == "round_over" else "none"
         self.again_button.layout.display = "" if over or phase == "failed" else "none"
+        self.review_button.layout.display = "" if over and s.human_decisions else "none"
+        self._draw_save_link(over)
         self.log.value = render.log_html(s.log_lines())
+
+    # ----------------------------------------------------------------- review and files
+    def review_round(self, background: bool = True) -> threading.Thread | None:
+        """Review the person's decisions in the finished round ("Review my round").
+
+        The review plays rollouts (a few seconds for a whole round), so by default it runs on
+        a thread while the status line says so and the page keeps answering; the replay shows
+        at once and gets the labels when the review is done. `background=False` runs it here.
+        """
+        with self._lock:
+            if self.phase not in ("round_over", "match_over"):
+                raise IllegalActionError("finish the round first: a review looks at a whole round")
+            s = self.session
+            replay = s.replay()
+            n = s.human_decisions
+
+            def work() -> Any:
+                return s.review(n=self.review_rollouts)
+
+        return self._start_review(replay, work, n, background)
+
+    def load_round(self, text: str | bytes, background: bool = True) -> threading.Thread | None:
+        """Show a saved round (a round document) in the replay, then its review.
+
+        The reviewed seat is the file's first seat without a bot (else seat 0). A bad file is a
+        `ValueError` saying what is wrong with it; the table is left as it was.
+        """
+        from .records import load_round
+        from .review import DEFAULT_ROLLOUTS, review
+
+        self._check_no_review_running()
+        record = load_round(text, seed=0)
+        game, names = record.game, list(record.names)
+        seat = next((i for i, x in enumerate(record.seats) if x.bot is None), 0)
+        n = sum(e.seat == seat for e in game.history)
+        rollouts = DEFAULT_ROLLOUTS if self.review_rollouts is None else self.review_rollouts
+
+        def work() -> Any:
+            return review(game, seat, seed=0, n=rollouts, name=names[seat])
+
+        with self._lock:
+            self.clear_review()
+            replay = RoundReplay(game, names, seat=seat)
+        return self._start_review(replay, work, n, background)
+
+    def _check_no_review_running(self) -> None:
+        if self._review_thread is not None and self._review_thread.is_alive():
+            raise RuntimeError("a review is already running; it takes a few seconds")
+
+    def _start_review(
+        self, replay: RoundReplay, work: Callable[[], Any], n: int, background: bool
+    ) -> threading.Thread | None:
+        self._check_no_review_running()
+        self._review_token += 1
+        token = self._review_token
+        self.review = None
+        self.replay_panel.show(replay)
+        self.review_view.value = ""
+        self.review_area.layout.display = ""
+        self.review_status.value = render.notice_html(
+            f"Reviewing {n} decision{'s' * (n != 1)}… (rollouts: a few seconds)"
+        )
+        self.review_button.disabled = True
+        if not background:
+            self._review_job(token, replay, work)
+            return None
+        self._review_thread = threading.Thread(
+            target=self._review_job, args=(token, replay, work), daemon=True
+        )
+        self._review_thread.start()
+        return self._review_thread
+
+    def _review_job(self, token: int, replay: RoundReplay, work: Callable[[], Any]) -> None:
+        try:
+            result = work()
+        except Exception as exc:
+            self.errors.report(exc)
+            self.review_status.value = ""
+            return
+        finally:
+            self.review_button.disabled = False
+        with self._lock:
+            if token != self._review_token:
+                return  # a new round or file replaced this one meanwhile
+            self.review = result
+            step = self.replay_panel.step if self.replay_panel.replay is replay else None
+            self.replay_panel.show(replay.with_review(result), step)
+            self.review_status.value = f"<small>Reviewed in {result.elapsed_s:.1f} s.</small>"
+
+    def _on_replay_step(self, step: int) -> None:
+        if self.review is not None:
+            self.review_view.value = render.review_html(self.review, step)
+
+    def clear_review(self) -> None:
+        """Hide the replay and the review (a new round is on the table)."""
+        self._review_token += 1
+        self.review = None
+        self.replay_panel.clear()
+        self.review_view.value = ""
+        self.review_status.value = ""
+        self.review_area.layout.display = "none"
+
+    def _on_upload(self, change: Mapping[str, Any]) -> None:
+        files = change["new"]
+        if not files:
+            return
+        item = files[0]
+        try:
+            self.load_round(bytes(item["content"]))
+        except ValueError as exc:
+            raise ValueError(f"{item.get('name', 'the file')}: {plain_message(exc)}") from None
+        else:
+            self.errors.clear()
+        finally:
+            self.load_upload.value = ()  # so the same file can be loaded again
+
+    def _draw_save_link(self, over: bool) -> None:
+        s = self.session
+        if not over:
+            self.save_link.value = ""
+            self._save_key = None
+            return
+        key = (id(s), s.round_number, len(s.game.history))
+        if key != self._save_key:
+            self._save_key = key
+            self.save_link.value = render.download_link_html(
+                s.round_json(), s.file_name(), "💾 Save this round (JSON)"
+            )
+
+    def save(self, path: str | Path) -> Path:
+        """Write the round on the table to `path` as a round document (`Game.to_json`)."""
+        path = Path(path)
+        path.write_text(self.session.round_json(), encoding="utf-8")
+        return path
 
     def _final_html(self) -> str:
         s = self.session
@@ -1483,3 +1754,223 @@ def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{max(1, round(seconds))} s"
     return f"{round(seconds / 60)} min"
+
+
+# --------------------------------------------------------------------------- the advisor
+class Advisor:
+    """Follow a round played with physical cards: enter each card and move, advice on your turn.
+
+    A thin view of `nothanks_lab.advisor.AdvisorSession` (the model: entries, refusals, undo,
+    score, the file). Choose the number of players, your seat, who starts and the starting
+    chips (or hide opponents' chips), then enter each card turned face up and each seat's move
+    on it. On your turn the hint panel shows the chance that the neighbours of your runs are
+    still to come and Take versus No Thanks! over the whole round. An impossible entry is one
+    plain line naming the problem; Undo takes back the last entry; at the end a link saves the
+    round (the format of `Game.to_json`) for a review, e.g. with the play table's Load.
+
+    >>> a = Advisor(3, my_seat=1, hint_budget_s=0.05)
+    >>> a.enter_card("27"); a.take_button.click()
+    >>> a.session.game.hands[0], a.pass_button.description
+    ((27,), 'Seat 0 says no thanks')
+    """
+
+    def __init__(
+        self,
+        n_players: int = 4,
+        my_seat: int = 0,
+        *,
+        chips: int | None = None,
+        hidden_chips: bool = False,
+        first_player: int = 0,
+        rules: Rules | None = None,
+        seed: int = 0,
+        hint_budget_s: float = 0.5,
+    ) -> None:
+        from .advisor import AdvisorSession
+
+        self._session_class = AdvisorSession
+        rules = check_rules(rules)
+        self.rules = rules
+        self.seed = check_int(seed, "seed", low=0, high=MAX_TABLE_SEED)
+        self.hint_budget_s = check_number(hint_budget_s, "hint_budget_s", low=0.01, high=60)
+        self.session = AdvisorSession(
+            n_players,
+            my_seat,
+            chips=chips,
+            hidden_chips=hidden_chips,
+            first_player=first_player,
+            rules=rules,
+        )
+        s = self.session
+        counts = rules.player_counts
+        self.errors = ErrorLine()
+        self.players = W.IntSlider(
+            value=s.n_players,
+            min=min(counts),
+            max=max(counts),
+            description="players",
+            continuous_update=False,
+        )
+        self.my_seat = W.BoundedIntText(
+            value=s.my_seat, min=0, max=max(counts) - 1, description="my seat"
+        )
+        self.first = W.BoundedIntText(
+            value=s.first_player, min=0, max=max(counts) - 1, description="first to act"
+        )
+        self.chips = W.BoundedIntText(
+            value=s.rules.starting_chips(s.n_players), min=0, max=99, description="chips each"
+        )
+        self.hidden = W.Checkbox(value=s.hidden_chips, description="chips kept hidden")
+        self.start_button = W.Button(description="Start over", button_style="info")
+        self.card = W.Text(
+            description="card turned",
+            placeholder=f"{rules.low_card}–{rules.high_card}",
+            continuous_update=False,
+            layout=W.Layout(width="14em"),
+        )
+        self.card_button = W.Button(description="Enter card", button_style="primary")
+        self.take_button = W.Button(button_style="warning", layout=W.Layout(width="auto"))
+        self.pass_button = W.Button(button_style="success", layout=W.Layout(width="auto"))
+        self.undo_button = W.Button(description="Undo", icon="undo")
+        self.status = W.HTML()
+        self.table = W.HTML()
+        self.hints = W.HTML()
+        self.save_link = W.HTML()
+        self.log = W.HTML(layout=W.Layout(max_height="14em", overflow="auto"))
+        self.table.add_class("nothanks-advisor-table")
+        self.hints.add_class("nothanks-advisor-hints")
+        self.widget = W.VBox(
+            [
+                W.HTML("<h3 style='margin:.2em 0'>Advisor for a real table</h3>"),
+                W.Box(
+                    [self.players, self.my_seat, self.first, self.chips, self.hidden],
+                    layout=_WRAP,
+                ),
+                self.start_button,
+                self.status,
+                self.table,
+                W.Box(
+                    [
+                        self.card,
+                        self.card_button,
+                        self.take_button,
+                        self.pass_button,
+                        self.undo_button,
+                    ],
+                    layout=_WRAP,
+                ),
+                self.errors.widget,
+                self.hints,
+                self.save_link,
+                W.HTML("<b>Entries</b> (newest first)"),
+                self.log,
+            ],
+            layout=W.Layout(width="100%"),
+        )
+        g = self.errors.guard
+        self.players.observe(g(self._on_players), names="value")
+        self.start_button.on_click(g(lambda _: self.start(), clear=True))
+        self.card.observe(g(lambda ch: self.enter_card(ch["new"]), clear=True), names="value")
+        self.card_button.on_click(g(lambda _: self.enter_card(self.card.value), clear=True))
+        self.take_button.on_click(g(lambda _: self.move(Action.TAKE), clear=True))
+        self.pass_button.on_click(g(lambda _: self.move(Action.PASS), clear=True))
+        self.undo_button.on_click(g(lambda _: self.undo(), clear=True))
+        self._render()
+
+    # ----------------------------------------------------------------- entries
+    def _on_players(self, change: Mapping[str, Any]) -> None:
+        self.chips.value = self.rules.starting_chips(int(change["new"]))
+
+    def start(self) -> None:
+        """A new round with the setup controls' values (the old entries are dropped)."""
+        self.session = self._session_class(
+            int(self.players.value),
+            int(self.my_seat.value),
+            chips=int(self.chips.value),
+            hidden_chips=bool(self.hidden.value),
+            first_player=int(self.first.value),
+            rules=self.rules,
+        )  # may raise (a seat beyond the players): the old round stays
+        self._render()
+
+    def enter_card(self, text: object) -> None:
+        """Enter the card turned face up, typed as `text` (an empty box does nothing)."""
+        from .advisor import EntryError
+
+        raw = str(text).strip()
+        if not raw:
+            return
+        if not raw.lstrip("-").isdigit():
+            raise EntryError(f"{raw!r} is not a card number ({self._card_range()})")
+        self.session.turn(int(raw))
+        self.card.value = ""
+        self._render()
+
+    def _card_range(self) -> str:
+        return f"cards run from {self.rules.low_card} to {self.rules.high_card}"
+
+    def move(self, action: Action) -> None:
+        """Enter the move of the seat to act (what the two move buttons do)."""
+        self.session.move(action)
+        self._render()
+
+    def undo(self) -> None:
+        """Take back the last entry."""
+        self.session.undo()
+        self._render()
+
+    def save(self, path: str | Path) -> Path:
+        """Write the round so far to `path` as a round document (`Game.to_json`'s format)."""
+        path = Path(path)
+        path.write_text(self.session.to_json(), encoding="utf-8")
+        return path
+
+    # ----------------------------------------------------------------- drawing
+    def _render(self) -> None:
+        s = self.session
+        view, phase = s.view, s.phase
+        names = s.names
+        last: list[Event | None] = [None] * s.n_players
+        for e in s.game.history:
+            last[e.seat] = e
+        if phase == "card":
+            top = render.turn_prompt_html(names[s.game.current_player], s.cards_to_come)
+        elif phase == "move":
+            top = render.active_html(view)
+        else:
+            top = ""
+        hide = s.hidden_chips and phase != "over"
+        self.table.value = top + render.seats_html(view, names, hide, None, last, s.to_act)
+        if phase == "over":
+            self.status.value = final_scores_html(s.game, names)
+        elif phase == "move":
+            who = names[s.game.current_player]
+            self.status.value = (
+                f"<b>{render.escape(who)}</b> decides on {s.active_card}: enter the move."
+            )
+        else:
+            self.status.value = ""
+        acting = "" if s.to_act is None else names[s.to_act]
+        self.take_button.description = f"{acting} takes".strip()
+        self.pass_button.description = f"{acting} says no thanks".strip()
+        self.take_button.disabled = phase != "move"
+        self.pass_button.disabled = phase != "move" or not s.game.can(Action.PASS)
+        self.card.disabled = self.card_button.disabled = phase != "card"
+        self.undo_button.disabled = not s.entries
+        if s.is_my_turn:
+            seed = np.random.SeedSequence([self.seed, len(s.entries)])
+            ev = s.evaluate(seed=seed, budget_s=self.hint_budget_s)
+            self.hints.value = render.hints_html(view, names, render.position_evaluation_html(ev))
+        else:
+            self.hints.value = "<i>The advice shows on your turn, with a card face up.</i>"
+        self.save_link.value = (
+            render.download_link_html(
+                s.to_json(), s.file_name(), "💾 Save this round for review (JSON)"
+            )
+            if phase == "over"
+            else ""
+        )
+        self.log.value = render.log_html(s.log_lines())
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)

@@ -5,7 +5,9 @@ The contract's Play UI section is checked as a person would meet it: the page of
 test says No thanks! once (so the bots' delayed one-at-a-time moves run in the live kernel),
 then takes every card until the text ``Final scores`` appears, checks every seat's final
 score is shown and adds up, that the highlighted row is always the seat to act and each row
-shows its last move, and that ``Play again`` on the table deals a new round. A second test
+shows its last move, that ``Review my round`` shows the person's moves labelled beside a replay
+that steps from the deal, with a download link for the round, and that ``Play again`` on the
+table deals a new round. A second test
 serves the explorers, reloads the page, clicks a card and times the redraw of the figures.
 Every request to a host other than the local Voilà server fails the test (pages must work
 offline). Voilà runs with the package's ``nothanks`` template (no CDN fonts), found through
@@ -157,7 +159,11 @@ def chromium_page() -> Iterator[tuple[Any, Offline, list[str]]]:
             browser.close()
 
 
-ACTING = "() => [...document.querySelectorAll('.nothanks-to-act')].map(r => r.dataset.seat)"
+# The play table's highlighted rows (a replay further down the lesson highlights its own).
+ACTING = (
+    "() => [...document.querySelectorAll('.nothanks-table .nothanks-to-act')]"
+    ".map(r => r.dataset.seat)"
+)
 
 
 def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
@@ -200,9 +206,12 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
             if passes < 1 and no_thanks.is_enabled():
                 no_thanks.click()
                 passes += 1
-                # A bot is to act now: its row is highlighted, not the person's.
-                seats = page.evaluate(ACTING)
-                assert seats != ["0"] or take.is_enabled(), seats
+                # A bot is to act now: its row is highlighted, not the person's (waited for:
+                # the kernel may still be busy with the lesson's last cells).
+                page.wait_for_function(
+                    f"() => {{ const s = ({ACTING})(); return s.length === 1 && s[0] !== '0'; }}",
+                    timeout=20_000,
+                )
             else:
                 take.click()
             last_click = time.monotonic()
@@ -229,6 +238,42 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
         assert len(last) == seats and all(t.strip() for t in last), last
         assert page.evaluate(ACTING) == []
 
+        # Issue 18, item 3: "Review my round" labels the person's moves beside a replay.
+        mine = sum("Seat 0 (you)" in x for x in log_items.all_inner_texts())
+        page.get_by_role("button", name="Review my round", exact=True).click()
+        status = page.locator(".nothanks-review-status")
+        moves = page.locator(".nothanks-review-area .nothanks-move")
+        moves.first.wait_for(timeout=90_000)
+        assert "Reviewed in" in status.inner_text()
+        assert moves.count() == mine > 0, (moves.count(), mine)
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('.nothanks-review-area .nothanks-move')]
+                .map(r => r.dataset.label)"""
+        )
+        assert set(shown) <= {"good", "inaccuracy", "mistake", "blunder"}, shown
+        labels_seen = page.locator(".nothanks-review-area .nothanks-label").all_inner_texts()
+        assert len(labels_seen) == mine and set(labels_seen) == set(shown), labels_seen
+        table_replay = page.locator(".nothanks-table-replay")  # the lesson shows one too
+        replay = table_replay.locator(".nothanks-replay")
+        table_replay.get_by_role("button", name="⏮ First", exact=True).click()
+        page.wait_for_function(
+            "() => document.querySelector('.nothanks-table-replay .nothanks-replay')"
+            ".innerText.includes('The deal')",
+            timeout=10_000,
+        )
+        table_replay.get_by_role("button", name="Next ▶", exact=True).click()
+        page.wait_for_function(
+            "() => document.querySelector('.nothanks-table-replay .nothanks-replay')"
+            ".innerText.includes('Move 1 of')",
+            timeout=10_000,
+        )
+        assert "Seat 0 (you)" in replay.inner_text()
+        labels = page.get_by_role("button").all_inner_texts()
+        assert [x for x in labels if "Take" in x] == ["Take"], labels
+        assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"], labels
+        link = page.locator(".nothanks-download").first
+        assert (link.get_attribute("href") or "").startswith("data:application/json;base64,")
+
         # Issue 16, item 4: the table itself offers Play again; it deals a new round.
         assert again.is_visible()
         again.click()
@@ -243,6 +288,7 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
             timeout=30_000,
         )
         assert not again.is_visible()
+        assert not page.locator(".nothanks-review-area .nothanks-move").count()
         assert offline.foreign == [], offline.foreign
 
 

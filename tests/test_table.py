@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any
@@ -13,6 +14,7 @@ import nothanks_lab as nt
 from nothanks_lab.bots import MarginalCostBot, RandomBot
 from nothanks_lab.table import (
     DIFFICULTIES,
+    RoundReplay,
     TableSession,
     build_bot,
     check_difficulty,
@@ -182,3 +184,89 @@ def test_rollouts_use_the_bots_at_the_table_or_say_who_stands_in() -> None:
         "Bot 2 (best) played by marginal(10)",
         "Bot 3 as itself (heuristic)",
     ]
+
+
+# ----------------------------------------------------------------------------- review and replay
+def played_session(seed: int = 7, n: int = 4) -> tuple[TableSession, list[list[nt.PlayerView]]]:
+    """A finished single round, and every seat's view before each move and at the end."""
+    bots = [None, *[("marginal", {"threshold": 8 + i}) for i in range(n - 1)]]
+    s = TableSession(bots, seed=seed)
+    me = MarginalCostBot(6)
+    seen = []
+    while s.phase in ("human", "bot"):
+        seen.append([s.game.view(i) for i in range(n)])
+        if s.phase == "human":
+            s.play(me.act(s.view))
+        else:
+            s.bot_step()
+    seen.append([s.game.view(i) for i in range(n)])
+    return s, seen
+
+
+def test_the_replay_draws_the_table_as_it_was_at_every_step() -> None:
+    s, seen = played_session()
+    replay = s.replay()
+    assert replay.n_steps == len(s.game.history) == len(seen) - 1
+    for k, views in enumerate(seen):
+        assert replay.view_at(k) == views[0]  # the person's view then
+        assert replay.game_at(k).view(2) == views[2]
+        assert replay.event_at(k) == (s.game.history[k - 1] if k else None)
+        expected: list[nt.Event | None] = [None] * 4
+        for e in s.game.history[:k]:
+            expected[e.seat] = e
+        assert replay.last_moves_at(k) == expected
+    assert replay.to_act_at(0) == 0 and replay.to_act_at(replay.n_steps) is None
+    assert replay.caption(0).startswith("The deal")
+    assert replay.caption(3) == f"Move 3 of {replay.n_steps}: " + s.game.history[2].describe(
+        s.names
+    )
+    # A step's game is a copy: moving it changes nothing in the replay.
+    g = replay.game_at(0)
+    g.step(nt.Action.TAKE)
+    assert replay.view_at(0) == seen[0][0]
+    for bad in (-1, replay.n_steps + 1, 1.5, "2"):
+        with pytest.raises(ValueError, match="step must be a whole number"):
+            replay.view_at(bad)  # type: ignore[arg-type]
+
+
+def test_a_round_loaded_from_its_file_replays_the_same() -> None:
+    s, _ = played_session(seed=8, n=3)
+    text = s.round_json()
+    record = nt.Game.from_json(text)
+    a, b = s.replay(), RoundReplay(record, s.names)
+    assert all(a.view_at(k) == b.view_at(k) for k in range(a.n_steps + 1))
+    seats = json.loads(text)["seats"]
+    assert [x["name"] for x in seats] == ["Seat 0 (you)", "Bot 1", "Bot 2"]
+    assert seats[0]["bot"] is None and seats[1]["bot"].startswith("marginal:threshold=8")
+    assert s.file_name() == "nothanks-seed8-round1.json"
+
+
+def test_an_unfinished_rounds_replay_keeps_its_face_up_card() -> None:
+    g = nt.Game(3, deck=range(3, 27))
+    for a in (nt.Action.PASS, nt.Action.TAKE, nt.Action.PASS):
+        g.step(a)
+    replay = RoundReplay(g)
+    assert replay.view_at(3) == g.view(0) and replay.view_at(3).active_card == 4
+
+
+def test_a_custom_bot_is_saved_by_name_only() -> None:
+    s = TableSession([None, MarginalCostBot(3), Raising()], seed=1)
+    doc = json.loads(s.round_json())
+    assert [x["name"] for x in doc["seats"]] == s.names
+    assert all(x["bot"] is None for x in doc["seats"])
+
+
+def test_the_review_is_of_the_persons_decisions_and_repeatable() -> None:
+    s, _ = played_session(seed=9, n=3)
+    r1 = s.review(n=200)
+    r2 = s.review(n=200)
+    assert [m.index for m in r1.moves] == [i for i, e in enumerate(s.game.history) if e.seat == 0]
+    assert len(r1.moves) == s.human_decisions > 0
+    assert [(m.label, m.cost) for m in r1.moves] == [(m.label, m.cost) for m in r2.moves]
+    assert r1.name == "Seat 0 (you)" and r1.final_score == s.game.scores()[0]
+    replay = s.replay(r1)
+    assert replay.decision_steps() == [m.index + 1 for m in r1.moves]
+    k = replay.decision_steps()[0]
+    assert replay.move_review_at(k) is r1.moves[0] and replay.move_review_at(0) is None
+    with pytest.raises(ValueError, match="review is of seat 0"):
+        RoundReplay(s.game, seat=1, review=r1)

@@ -7,6 +7,7 @@ real kernel), which wait a fraction of a second.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import textwrap
@@ -796,3 +797,234 @@ def test_bot_lab_progress_says_how_long_is_left() -> None:
     lab.run_now()
     assert any(re.search(r"1 of 4 chunks; about \d+ s left", s) for s in seen), seen
     assert seen[-1].startswith("done in")
+
+
+# ------------------------------------------------------------------------ review, replay, files
+def finished_table(seed: int = 11, **kwargs: Any) -> PlayTable:
+    t = PlayTable(3, bot_delay=0, double_click_s=0, seed=seed, review_rollouts=200, **kwargs)
+    click_as(t, MarginalCostBot(5))
+    assert t.phase == "match_over"
+    return t
+
+
+def upload(table: PlayTable, name: str, content: bytes) -> None:
+    """What the browser sends when a file is chosen in the table's Load button."""
+    table.load_upload.value = (
+        {
+            "name": name,
+            "type": "application/json",
+            "size": len(content),
+            "last_modified": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc),
+            "content": memoryview(content),
+        },
+    )
+
+
+def saved_text(table: PlayTable) -> str:
+    import base64
+
+    href = re.search(r"href='data:application/json;base64,([^']+)'", table.save_link.value)
+    assert href is not None, table.save_link.value
+    return base64.b64decode(href.group(1)).decode("utf-8")
+
+
+def test_review_my_round_shows_labelled_moves_beside_a_replay(html_numbers: Any) -> None:
+    t = PlayTable(3, bot_delay=0, double_click_s=0, seed=11, review_rollouts=200)
+    assert t.review_button.layout.display == "none"  # only once the round is over
+    assert t.review_area.layout.display == "none" and t.save_link.value == ""
+    with pytest.raises(nt.IllegalActionError, match="finish the round first"):
+        t.review_round(background=False)
+    click_as(t, MarginalCostBot(5))
+    assert t.review_button.layout.display == ""
+    t.review_button.click()  # on a thread, as in the page
+    assert t._review_thread is not None
+    t._review_thread.join(timeout=60)
+    assert t.errors.messages == []
+    mine = [i for i, e in enumerate(t.game.history) if e.seat == 0]
+    assert [m.index for m in t.review.moves] == mine
+    rows = re.findall(r"class='nothanks-move' data-step='(\d+)' data-label='(\w+)'",
+                      t.review_view.value)  # fmt: skip
+    assert [int(k) for k, _ in rows] == [i + 1 for i in mine]
+    assert {label for _, label in rows} <= {"good", "inaccuracy", "mistake", "blunder"}
+    assert "Reviewed in" in t.review_status.value and t.review_area.layout.display == ""
+    # The replay starts at the end of the round and steps move by move.
+    panel = t.replay_panel
+    assert panel.step == panel.n_steps == len(t.game.history)
+    assert "Round over" in panel.view.value
+    panel.first_button.click()
+    assert panel.step == 0 and "The deal" in panel.view.value
+    assert panel.first_button.disabled and panel.previous_button.disabled
+    assert html_numbers(panel.view.value) >= {11}  # everybody's starting chips
+    panel.next_button.click()
+    panel.next_button.click()
+    panel.previous_button.click()
+    assert panel.step == 1 and t.game.history[0].describe(t.names) in panel.view.value
+    # The step of one of my moves shows its label, and the review highlights its row.
+    step = mine[-1] + 1
+    panel.jump.value = step
+    assert panel.step == step and f"data-step='{step}'" in panel.view.value
+    assert f"data-label='{t.review.moves[-1].label}'" in panel.view.value
+    assert re.search(rf"data-step='{step}' data-label='\w+' style='background", t.review_view.value)
+    panel.last_button.click()
+    assert panel.step == panel.n_steps and panel.next_button.disabled
+    # Contract: no new button says Take or No Thanks!.
+    labels = [b.description for b in buttons(t.widget)]
+    assert [x for x in labels if "Take" in x] == ["Take"]
+    assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"]
+    assert {"Review my round", "⏮ First", "◀ Previous", "Next ▶", "Last ⏭"} <= set(labels)
+
+
+def test_the_review_says_it_is_working_and_a_new_round_drops_it() -> None:
+    t = finished_table(seed=12)
+    started = threading.Event()
+    release = threading.Event()
+    original = t.session.review
+
+    def slow_review(**kwargs: Any) -> Any:
+        started.set()
+        release.wait(10)
+        return original(**kwargs)
+
+    t.session.review = slow_review  # type: ignore[method-assign]
+    thread = t.review_round()
+    assert thread is not None and started.wait(10)
+    n = t.session.human_decisions
+    assert f"Reviewing {n} decisions…" in t.review_status.value
+    assert t.review_button.disabled
+    with pytest.raises(RuntimeError, match="already running"):
+        t.review_round()
+    t.play_again()  # a new round while the review runs: its result must not show
+    release.set()
+    thread.join(timeout=60)
+    assert t.review is None and t.review_area.layout.display == "none"
+    assert not t.review_button.disabled and t.errors.messages == []
+
+
+def test_save_gives_the_round_as_a_file_and_load_shows_its_replay_and_review(
+    tmp_path: Any,
+) -> None:
+    t = finished_table(seed=13)
+    text = saved_text(t)
+    assert "download='nothanks-seed13-round1.json'" in t.save_link.value
+    game = nt.Game.from_json(text)
+    assert game.history == t.game.history and game.scores() == t.game.scores()
+    assert json.loads(t.save(tmp_path / "r.json").read_text()) == json.loads(text)
+
+    other = PlayTable(3, bot_delay=0, seed=99, review_rollouts=200)
+    before = other.game.history
+    upload(other, "r.json", text.encode())
+    assert other._review_thread is not None
+    other._review_thread.join(timeout=60)
+    assert other.errors.messages == []
+    assert other.replay_panel.n_steps == len(game.history)
+    assert other.review is not None and [m.index for m in other.review.moves] == [
+        i for i, e in enumerate(game.history) if e.seat == 0
+    ]
+    assert "nothanks-move" in other.review_view.value
+    assert other.game.history == before  # the table's own round is untouched
+    assert other.load_upload.value == ()  # ready for the same file again
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not json", "r.json: not JSON"),
+        (
+            b'{"format": "nothanks_lab.round", "version": 9, "n_players": 3, "events": []}',
+            "r.json: version: unknown version 9",
+        ),
+        (b"\xff\xfe", "r.json: a round file must be UTF-8 JSON text"),
+    ],
+)
+def test_a_bad_file_is_one_plain_message(content: bytes, message: str) -> None:
+    t = finished_table(seed=14)
+    upload(t, "r.json", content)
+    assert t.errors.text.startswith(message), t.errors.text
+    assert "Traceback" not in t.errors.widget.value
+    assert t.review_area.layout.display == "none" and t.replay_panel.replay is None
+
+
+def test_a_tampered_file_names_the_bad_field() -> None:
+    t = finished_table(seed=15)
+    doc = json.loads(saved_text(t))
+    doc["events"][1]["pot"] += 1
+    upload(t, "x.json", json.dumps(doc).encode())
+    assert t.errors.text.startswith("x.json: events[1].pot:"), t.errors.text
+
+
+# ----------------------------------------------------------------------------- the advisor
+def test_the_advisor_follows_a_real_round_and_saves_it_for_review() -> None:
+    from nothanks_lab.widgets import Advisor
+
+    result = nt.play_game([MarginalCostBot(t) for t in (4, 8, 12)], seed=3)
+    a = Advisor(3, my_seat=2, hint_budget_s=0.05)
+    shown = None
+    hinted = 0
+    for e in result.history:
+        if e.card != shown:
+            assert not a.card_button.disabled and a.take_button.disabled
+            a.card.value = str(e.card)  # typed in the box, then Enter
+            assert a.card.value == "" and str(e.card) in a.table.value
+            shown = e.card
+        assert a.take_button.description == f"{a.session.names[e.seat]} takes"
+        if e.seat == 2:
+            assert "Estimated value of Take vs No Thanks!" in a.hints.value
+            hinted += 1
+        else:
+            assert "on your turn" in a.hints.value
+        (a.take_button if e.action is nt.Action.TAKE else a.pass_button).click()
+        shown = None if e.action is nt.Action.TAKE else shown
+    assert hinted and a.errors.messages == []
+    assert a.session.scores() == tuple(result.scores)
+    assert "Final scores" in a.status.value
+    href = re.search(r"base64,([^']+)'", a.save_link.value)
+    assert href is not None
+    import base64
+
+    game = nt.Game.from_json(base64.b64decode(href.group(1)))
+    assert game.history == result.history and game.scores() == tuple(result.scores)
+    labels = [b.description for b in buttons(a.widget)]
+    assert not [x for x in labels if "Take" in x or "No Thanks!" in x], labels
+
+
+def test_the_advisor_refuses_impossible_entries_with_one_line_and_undoes() -> None:
+    from nothanks_lab.widgets import Advisor
+
+    a = Advisor(3, my_seat=0, hint_budget_s=0.05)
+    a.card.value = "40"
+    assert a.errors.text == "card 40 is outside 3–35"
+    a.card.value = "x"
+    assert a.errors.text == "'x' is not a card number (cards run from 3 to 35)"
+    a.card.value = "27"
+    assert a.errors.text == "" and a.session.turned == (27,)
+    a.pass_button.click()
+    a.take_button.click()  # seat 1 takes 27
+    a.card.value = "27"
+    assert a.errors.text == "27 was already turned" and a.session.turned == (27,)
+    a.undo_button.click()
+    assert a.errors.text == "" and a.session.game.hands == ((), (), ())
+    assert a.session.active_card == 27 and a.session.to_act == 1
+    for _ in range(3):
+        a.undo_button.click()
+    assert a.errors.text == "nothing to undo: no card or move has been entered yet"
+    assert a.undo_button.disabled
+
+
+def test_the_advisor_hides_opponents_chips_and_starts_over_with_the_setup() -> None:
+    from nothanks_lab.widgets import Advisor
+
+    a = Advisor(4, my_seat=1, hidden_chips=True, hint_budget_s=0.05)
+    a.card.value = "20"
+    a.pass_button.click()
+    assert "?" in a.table.value
+    a.players.value = 5
+    assert a.chips.value == 11
+    a.chips.value = 3
+    a.my_seat.value = 4
+    a.hidden.value = False
+    a.start_button.click()
+    s = a.session
+    assert (s.n_players, s.my_seat, s.game.chips, s.entries) == (5, 4, (3,) * 5, [])
+    a.players.value = 3
+    a.start_button.click()  # seat 4 of 3 players: refused, the round stays
+    assert "my_seat" in a.errors.text and a.session is s
