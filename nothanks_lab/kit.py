@@ -115,6 +115,33 @@ class LessonNotes:
 
 #: Teaching notes per lesson (notebook stem). A lesson missing here gets a generic guide.
 LESSON_NOTES: dict[str, LessonNotes] = {
+    "05_your_own_bot": LessonNotes(
+        title="Write your own bot, and enter it in the class league",
+        goals=(
+            "read a PlayerView: what a bot may know, and what no player sees",
+            "write act(view) that always answers a legal move (take when out of chips)",
+            "save a bot to a league folder and read the messages when a bot is left out",
+            "read a leaderboard with 95% intervals: luck against skill",
+        ),
+        timings=(
+            (5, "section 1: what a bot may see"),
+            (12, "section 2: students write and change act(view)"),
+            (8, "section 3: play a round against your bot; watch it play a round"),
+            (8, "section 4: the league folder; the messages of bots left out"),
+            (7, "section 5: run the class league (about 20-30 s for ten students)"),
+            (5, "section 6: luck or skill: intervals and paired differences"),
+        ),
+        prompts=(
+            "Your bot won the round you played against it. Is it a good bot?",
+            "Two bars' intervals overlap. What would tell the two bots apart?",
+            "Why does every student bot meet the same deals and the same opponents?",
+        ),
+        misconceptions=(
+            "'My bot can see the removed cards': nobody sees them; a view holds public facts only.",
+            "'Return \"take\" or True': act must return Action.TAKE or Action.PASS.",
+            "'Passing is always allowed': with no chips left a player must take.",
+        ),
+    ),
     "01_play": LessonNotes(
         title="Play No Thanks! against bots",
         goals=(

@@ -30,8 +30,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("players", ("play", "fast", "bots", "probability")),
     ("analysis", ("simulation", "analysis", "seating", "exact", "records", "review", "positions")),
     ("tournaments", ("tournaments", "parallel")),
-    ("presentation", ("render", "plots", "lessons")),
-    ("apps", ("widgets", "table", "kit", "__main__", "")),  # "" is nothanks_lab/__init__.py
+    ("presentation", ("render", "plots", "lessons", "league")),
+    # "" is nothanks_lab/__init__.py
+    ("apps", ("widgets", "table", "advisor", "kit", "__main__", "")),
 )
 
 #: Imports that go up a layer or close a cycle, each with why it is tolerated and what edit
