@@ -456,7 +456,12 @@ def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
         "var layout=Object.assign({},spec.layout,{autosize:true});delete layout.width;"
         f"layout.height={height};"
         "window.Plotly.newPlot(el,spec.data,layout,{responsive:true,displaylogo:false})"
-        ".then(function(){el.setAttribute('data-drawn',String(performance.now()));});}"
+        ".then(function(){el.setAttribute('data-drawn',String(performance.now()));"
+        # plotly's responsive mode follows window resizes only; a panel that grows or shrinks
+        # (JupyterLab's sidebar) resizes the div alone, so watch the div itself.
+        "if(window.ResizeObserver&&!el._ntObserved){el._ntObserved=true;"
+        "new ResizeObserver(function(){if(el.isConnected&&window.Plotly)"
+        "window.Plotly.Plots.resize(el);}).observe(el);}});}"
         "draw();})();</script>"
     )
 

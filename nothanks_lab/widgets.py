@@ -1249,7 +1249,14 @@ def _distinct_cards(cards: object, rules: Rules, name: str) -> tuple[int, ...]:
 
 def _readable_cards(fig: Any) -> Any:
     """Every card on the axis, small enough to read at 1024 px, the figure as wide as the page."""
-    fig.update_layout(font={"size": 13}, margin={"l": 60, "r": 20, "t": 70, "b": 50})
+    # The legend goes above the plot: on the right it takes half of a narrow panel (JupyterLab
+    # with its file browser open gives the figure about 570 px at 1024) and the 33 card labels
+    # then overlap.
+    fig.update_layout(
+        font={"size": 13},
+        margin={"l": 60, "r": 20, "t": 100, "b": 50},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+    )
     fig.update_xaxes(dtick=1, tickangle=0, tickfont={"size": 11})
     return fig
 
