@@ -27,7 +27,7 @@ from .engine import Action, Game, SeedLike
 from .play import ask, check_policies, policy_name
 from .probability import Estimate
 from .rules import Rules
-from .view import PlayerView
+from .view import PlayerView, position_state
 
 __all__ = [
     "BotBoundary",
@@ -75,33 +75,16 @@ def _proportion_estimate(hits: np.ndarray) -> Estimate:
 def _play_fast(s: core.State, policies: Sequence[object], rules: Rules) -> np.ndarray | None:
     """Finish every round of `s` in the simulator's compiled kernel; None if a policy lacks one.
 
-    :func:`nothanks_lab.fast.play_chunk` plays whatever position each row of the state holds
-    (with ``deal=False`` it never touches the deck), so rollouts from the middle of a round
-    reuse the simulator's kernel, its per-seat dispatch and its on-disk cache.
+    :meth:`nothanks_lab.fast.FastTable.finish` plays whatever position each row of the state
+    holds, so rollouts from the middle of a round reuse the simulator's kernel (the one
+    compiled playout loop, :func:`nothanks_lab.fast.play_out`) and its on-disk cache.
     """
     from . import fast  # numba loads only when rollouts are played
 
-    table = fast.fast_table(policies)
+    table = fast.fast_table(policies, rules)
     if table is None:
         return None
-    b, n_players = s.chips.shape
-    points = np.empty((b, n_players), dtype=np.int64)
-    moves = np.empty(b, dtype=np.int64)
-    zero = np.uint64(0)
-    table.module.play_chunk(
-        s,
-        table.kinds,
-        table.params,
-        False,
-        zero,
-        zero,
-        np.int64(0),
-        np.int64(rules.low_card),
-        np.int64(rules.n_cards),
-        points,
-        moves,
-    )
-    return points - s.chips
+    return table.finish(s) - s.chips
 
 
 def _view_of_state(s: core.State, g: int, rules: Rules) -> PlayerView:
@@ -286,33 +269,6 @@ class PositionEvaluation:
         )
 
 
-def _after_move(view: PlayerView, rests: np.ndarray, take: bool) -> core.State:
-    """One round per row of `rests` (face-down cards in turning order): `view`'s position, then
-    the move `take`.
-
-    The deck has the layout of :meth:`Game.from_position`: taken cards first (their order no
-    longer matters), then the active card, then the sampled face-down cards. The move does not
-    depend on the face-down cards, so it is played once, by :func:`core.step`, on a round of
-    one and the result copied to every row.
-    """
-    b = rests.shape[0]
-    taken = [c for hand in view.hands for c in hand]
-    prefix = np.array([*taken, view.active_card], dtype=np.int64)
-    one = core.State(
-        deck=np.concatenate([prefix, rests[0]])[None, :],
-        turned=np.array([len(taken)], dtype=np.int64),
-        player=np.array([view.current_player], dtype=np.int64),
-        pot=np.array([view.pot], dtype=np.int64),
-        chips=np.array([view.chips], dtype=np.int64),
-        hands=np.array([view.hand_masks], dtype=np.int64),
-    )
-    core.step(one, 0, take)
-    deck = np.empty((b, len(prefix) + rests.shape[1]), dtype=np.int64)
-    deck[:, : len(prefix)] = prefix
-    deck[:, len(prefix) :] = rests
-    return core.State(deck, *(np.repeat(a, b, axis=0) for a in one[1:]))
-
-
 def _widest(scores: dict[bool, list[np.ndarray]], seat: int) -> float:
     """The widest half-width among the moves' mean scores and their paired difference."""
     got = {m: np.concatenate(v)[:, seat] for m, v in scores.items()}
@@ -393,7 +349,7 @@ def evaluate_position(
         b = min(batch, n - done)
         rests = sample_face_down(view, b, rng)
         for take in moves:
-            s = _after_move(view, rests, take)
+            s = position_state(view, rests, take)
             scores[take].append(_play_out(s, table, view.rules))
         done += b
         if budget_s is not None and time.perf_counter() - start >= budget_s:

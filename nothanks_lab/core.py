@@ -1,4 +1,4 @@
-"""The one definition of how a round of No Thanks! moves: state record and transitions.
+"""The one definition of how a round of No Thanks! moves and ends: state, transitions, scoring.
 
 A batch of rounds is a `State`, a small record of arrays with one row per round (a single
 `Game` is a batch of one). Every transition is a plain function of that record and a round
@@ -6,7 +6,8 @@ index, written in the subset of Python that numba compiles. The readable engine
 (:class:`nothanks_lab.engine.Game`) calls these functions as ordinary Python; the many-game
 simulator (:mod:`nothanks_lab.simulation`) compiles the very same functions with ``numba.njit``.
 There is no second copy of the rules to drift apart, and a differential test still plays the
-same deals through both paths to prove it.
+same deals through both paths to prove it. `score_rows` is the one definition of a round's
+result (scores, winners, tie-split win shares), for `simulate` and the search bot's rollouts.
 
 Hands are bit masks: bit ``c`` of ``hands[g, p]`` is set when seat ``p`` of round ``g`` holds
 card ``c``. That makes "do I hold 27 and 29?" one AND and keeps scoring branch-light.
@@ -27,6 +28,7 @@ __all__ = [
     "marginal_points",
     "mask_of",
     "new_state",
+    "score_rows",
     "step",
 ]
 
@@ -129,3 +131,32 @@ def marginal_points(mask: int, card: int) -> int:
     if below:
         return -(card + 1) if above else 0
     return -1 if above else card
+
+
+def score_rows(
+    points: np.ndarray,
+    chips: np.ndarray,
+    scores: np.ndarray,
+    winners: np.ndarray,
+    win_share: np.ndarray,
+) -> None:
+    """Fill each game's scores, winners and win shares from its card points and chips.
+
+    The one definition of the result: a score is card points minus chips, the lowest score
+    wins, and ``k`` tied winners get ``1/k`` each. Used by `simulate` and the search bot.
+
+    Written in the subset of Python that numba compiles: one pass over the rows, where numpy
+    would make five (and per-row minimums of a few seats are slow in numpy).
+    """
+    n = points.shape[1]
+    for g in range(points.shape[0]):
+        best = points[g, 0] - chips[g, 0]
+        for p in range(n):
+            scores[g, p] = points[g, p] - chips[g, p]
+            best = min(best, scores[g, p])
+        tied = 0
+        for p in range(n):
+            winners[g, p] = scores[g, p] == best
+            tied += winners[g, p]
+        for p in range(n):
+            win_share[g, p] = winners[g, p] / tied

@@ -16,7 +16,7 @@ import numpy as np
 from . import core, validate
 from .rules import Rules
 from .validate import check_sequence
-from .view import PlayerView
+from .view import PlayerView, position_state
 
 __all__ = ["Action", "Event", "Game", "IllegalActionError", "SeedLike", "deal"]
 
@@ -323,16 +323,11 @@ class Game:
         if len(set(rest)) != len(rest) or not set(rest) <= unseen:
             raise ValueError("deck_rest must be distinct cards that the view has not seen")
         taken = [c for hand in view.hands for c in hand]
-        # Taken cards go first (their order no longer matters), then the active card.
         assert view.active_card is not None and view.current_player is not None  # not over
+        # A fresh game checks the deck; its state is then the position (`position_state`).
         deck = [*taken, view.active_card, *rest]
         game = cls(view.n_players, rules=rules, deck=deck, first_player=view.current_player)
-        s = game._state
-        s.turned[0] = len(taken)
-        s.player[0] = view.current_player
-        s.pot[0] = view.pot
-        s.chips[0, :] = view.chips
-        s.hands[0, :] = [core.mask_of(h) for h in view.hands]
+        game._state = position_state(view, np.array([rest], dtype=np.int64))
         return game
 
     # ----------------------------------------------------------------- files

@@ -2,7 +2,10 @@
 
 Nothing here restates a rule. The kernel `play_chunk` below is plain Python that calls the
 transition functions of :mod:`nothanks_lab.core`, the dealer of :mod:`nothanks_lab.deals` and
-each bot class's ``FAST_DECIDE`` function; it is compiled with those very functions.
+each bot class's ``FAST_DECIDE`` function; it is compiled with those very functions. It is the
+package's one compiled playout loop: `simulate` deals and plays rounds on it, and `play_out`
+finishes positions from the middle of a round on it (the search bot's and
+:mod:`nothanks_lab.analysis`'s rollouts).
 
 **How a bot gets a fast path.** A bot class defines ``FAST_DECIDE``, a pure, numba-compilable
 function ``decide(params, card, pot, seat, hands, chips, cards_left) -> bool`` (take?) that may
@@ -83,6 +86,7 @@ __all__ = [
     "jit_pure",
     "kernel_module",
     "play_chunk",
+    "play_out",
     "play_rounds",
     "warn_slow_path",
 ]
@@ -350,9 +354,13 @@ def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
     The hot loop, `play_rounds`, and everything it calls are compiled without numba's
     reference counting: it allocates nothing, and the counts numba would keep on the state's
     arrays (an atomic increment and decrement around each call) survive its pruning whenever
-    the optimiser merges branches, costing a third of the speed. A decision function that
-    allocates arrays cannot be compiled that way; its kinds get a kernel with counting.
-    The kernel is compiled (or loaded from the cache) here, once per set of kinds.
+    the optimiser merges branches. Measured (numba 0.68, 5 ``MarginalCostBot(10)``, 1M games
+    of `simulate`, five alternating runs each): 450,000 games/s without counting against
+    235,000 with it (medians), so the kernel uses numba's private ``_nrt=False`` option;
+    ``tests/test_fast.py::test_numba_still_has_the_private_nrt_option`` fails loudly if a
+    numba release drops or changes it. A decision function that allocates arrays cannot be
+    compiled that way; its kinds get a kernel with counting. The kernel is compiled (or loaded
+    from the cache) here, once per set of kinds.
     """
     kinds = tuple(kinds)
     with _lock:
@@ -642,6 +650,10 @@ class FastTable:
             self.params[i, : len(r)] = r
         self.module = kernel_module(uniq)
 
+    def finish(self, s: core.State) -> np.ndarray:
+        """Finish every round of the batch `s` in place with these policies (see `play_out`)."""
+        return _finish(self.module, s, self.kinds, self.params)
+
     def seated(self, seating: Sequence[int]) -> FastTable:
         """The same policies in another order: seat ``i`` gets policy ``seating[i]``.
 
@@ -701,6 +713,53 @@ class FastTable:
         if hands is not None:
             hands[...] = s.hands
         return points, s.chips, moves
+
+
+def _finish(
+    module: types.ModuleType, s: core.State, kinds: np.ndarray, params: np.ndarray
+) -> np.ndarray:
+    """int64[B, P] card points once `module`'s kernel has played every round of `s` out."""
+    b, n_players = s.chips.shape
+    points = np.empty((b, n_players), dtype=np.int64)
+    module.play_chunk(
+        s,
+        kinds=kinds,
+        params=params,
+        deal=False,  # the decks are the state's own: the dealer's arguments play no part
+        key0=np.uint64(0),
+        key1=np.uint64(0),
+        start=np.int64(0),
+        low_card=np.int64(0),
+        n_cards=np.int64(s.deck.shape[1]),
+        points=points,
+        n_decisions=np.empty(b, dtype=np.int64),
+    )
+    return points
+
+
+def play_out(
+    s: core.State, decides: Sequence[Callable[..., Any]], params: np.ndarray
+) -> np.ndarray:
+    """Finish every round of the batch `s` in place; int64[B, P] card points at the end.
+
+    Seat ``p`` decides with ``decides[p](params[p], ...)`` (a ``FAST_DECIDE`` function;
+    `params` is float64[P, K], each row as long as the longest function needs); a seat without
+    chips takes. Each round goes on from wherever it stands (`view.position_state` builds
+    positions; a round already over is left alone), on the simulator's own kernel, so rollouts
+    (the search bot, :mod:`nothanks_lab.analysis`) and `simulate` share one compiled playout
+    loop, its per-seat dispatch and its on-disk cache; ``s.chips`` ends as the final chips.
+    """
+    uniq = sorted(set(decides), key=_kind_key)  # as `FastTable` numbers them: one kernel
+    for f in uniq:
+        check_decide(f, _where(f))
+    kinds = np.array([uniq.index(f) for f in decides], dtype=np.int64)
+    rows = np.ascontiguousarray(params, dtype=np.float64)
+    if rows.ndim != 2 or rows.shape[0] != len(decides):
+        raise ValueError(
+            f"params must be float64[P, K] with one row per seat ({len(decides)}); "
+            f"got shape {rows.shape}"
+        )
+    return _finish(kernel_module(uniq), s, kinds, rows)
 
 
 def _fast_params(policy: Any, rules: Rules | None) -> np.ndarray:

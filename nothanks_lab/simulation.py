@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .core import score_rows
 from .deals import deal_decks, stream_key
 from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
@@ -246,32 +247,6 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
         twice = sorted({int(c) for c in s[g, 1:][s[g, 1:] == s[g, :-1]]})
         raise ValueError(f"decks[{g}] holds {twice} more than once; each card appears at most once")
     return arr
-
-
-def score_rows(
-    points: np.ndarray,
-    chips: np.ndarray,
-    scores: np.ndarray,
-    winners: np.ndarray,
-    win_share: np.ndarray,
-) -> None:
-    """Fill each game's scores, winners and win shares from its card points and chips.
-
-    Written in the subset of Python that numba compiles: one pass over the rows, where numpy
-    would make five (and per-row minimums of a few seats are slow in numpy).
-    """
-    n = points.shape[1]
-    for g in range(points.shape[0]):
-        best = points[g, 0] - chips[g, 0]
-        for p in range(n):
-            scores[g, p] = points[g, p] - chips[g, p]
-            best = min(best, scores[g, p])
-        tied = 0
-        for p in range(n):
-            winners[g, p] = scores[g, p] == best
-            tied += winners[g, p]
-        for p in range(n):
-            win_share[g, p] = winners[g, p] / tied
 
 
 def _outcome(

@@ -13,11 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from . import validate
+import numpy as np
+
+from . import core, validate
 from .core import mask_of
 from .rules import MAX_CHIPS, Rules, card_points
 
-__all__ = ["PlayerView"]
+__all__ = ["PlayerView", "position_state"]
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,64 @@ class PlayerView:
         from .render import view_html
 
         return view_html(self)
+
+
+def position_state(
+    view: PlayerView, face_down: np.ndarray, take: bool | np.ndarray | None = None
+) -> core.State:
+    """Rounds at `view`'s position, one per row of `face_down`, each after the move `take`.
+
+    `face_down` (int[B, cards_left]) holds guesses at the face-down cards in turning order
+    (drawn from ``view.unseen_cards``; not checked here). Each deck holds the cards already
+    taken first (their order no longer matters), then the active card, then its row of
+    guesses. `take` is None (no move), True or False (that move in every round), or a bool per
+    row; a move does not depend on the face-down cards, so each is played once, by
+    :func:`core.step`, and copied to its rows. The one way a position becomes a `core.State`:
+    `Game.from_position`, the rollouts of :mod:`nothanks_lab.analysis` and the search bot.
+
+    >>> from nothanks_lab import Game
+    >>> v = Game(3, deck=range(3, 27)).view(0)
+    >>> s = position_state(v, [list(range(4, 27))] * 2, take=np.array([True, False]))
+    >>> s.turned.tolist(), s.player.tolist(), s.pot.tolist(), s.chips[:, 0].tolist()
+    ([1, 0], [0, 1], [0, 1], [11, 10])
+    """
+    if view.active_card is None or view.current_player is None:
+        raise ValueError("the view's round is over; there is no position to continue")
+    rows = np.asarray(face_down, dtype=np.int64)
+    if rows.ndim != 2 or rows.shape[1] != view.cards_left:
+        raise ValueError(
+            f"face_down must have shape (rounds, {view.cards_left}): one guess at the "
+            f"face-down cards per round; got shape {rows.shape}"
+        )
+    b = rows.shape[0]
+    taken = [c for hand in view.hands for c in hand]
+    deck = np.empty((b, len(taken) + 1 + view.cards_left), dtype=np.int64)
+    deck[:, : len(taken)] = taken
+    deck[:, len(taken)] = view.active_card
+    deck[:, len(taken) + 1 :] = rows
+    here = core.State(
+        deck=np.array([[*taken, view.active_card]], dtype=np.int64),  # enough for one move
+        turned=np.array([len(taken)], dtype=np.int64),
+        player=np.array([view.current_player], dtype=np.int64),
+        pot=np.array([view.pot], dtype=np.int64),
+        chips=np.array([view.chips], dtype=np.int64),
+        hands=np.array([view.hand_masks], dtype=np.int64),
+    )
+    state = core.State(deck, *(np.repeat(a, b, axis=0) for a in here[1:]))
+    if take is None:
+        return state
+    moves = np.broadcast_to(np.asarray(take, dtype=bool), (b,))
+    for move in (True, False):
+        chosen = moves == move
+        if not chosen.any():
+            continue
+        if not move and not core.can_pass(here, 0):
+            raise ValueError(f"seat {view.current_player} has no chip to pass with")
+        after = core.State(*(a.copy() for a in here))
+        core.step(after, 0, move)
+        for field, value in zip(state[1:], after[1:], strict=True):
+            field[chosen] = value
+    return state
 
 
 def _count(value: object, name: str, limit: int) -> int:

@@ -8,6 +8,7 @@ import pytest
 import nothanks_lab as nt
 from nothanks_lab import analysis as an
 from nothanks_lab.bots import MarginalCostBot, RandomBot
+from nothanks_lab.view import position_state
 
 
 class Slow:
@@ -51,13 +52,30 @@ def test_rollouts_play_out_from_position_like_the_engine() -> None:
     rests = an.sample_face_down(view, 40, rng)
     bots = [MarginalCostBot(10)] * 3
     for take, action in ((True, nt.Action.TAKE), (False, nt.Action.PASS)):
-        got = an._play_out(an._after_move(view, rests, take), bots, view.rules)
+        got = an._play_out(position_state(view, rests, take), bots, view.rules)
         for row, rest in zip(got, rests, strict=True):
             g = nt.Game.from_position(view, rest.tolist())
             g.step(action)
             while not g.is_over:
                 g.step(bots[0].act(g.view(g.current_player)))
             assert tuple(row) == g.scores()
+
+
+def test_compiled_rollouts_use_the_variant_s_constants() -> None:
+    # The milker and the linear bot read the rule set's constants from their params: compiled
+    # rollouts of a variant must get the variant's, as the engine's bots do.
+    from nothanks_lab.bots import HeuristicBot, LinearBot
+
+    rules = nt.Rules(low_card=1, high_card=30, n_removed=4)
+    g = nt.Game(4, rules=rules, seed=8)
+    bot = MarginalCostBot(6)
+    for _ in range(20):
+        g.step(bot.act(g.view(g.current_player)))
+    view = g.view(g.current_player)
+    for policy in (HeuristicBot(), LinearBot()):
+        fast = an.evaluate_position(view, policy, n=80, seed=4, batch=40)
+        slow = an.evaluate_position(view, Slow(policy), n=80, seed=4, batch=40)
+        assert (fast.take, fast.no_thanks) == (slow.take, slow.no_thanks)
 
 
 def test_sampled_face_down_cards_are_unseen_distinct_and_uniform() -> None:

@@ -500,3 +500,46 @@ def test_seat_5p_milker_beats_four_default_milkers() -> None:
         ]
     )
     assert share > 0.23
+
+
+def test_compiled_decisions_read_their_parameters_by_name() -> None:
+    """The named indices of the milker's ``params`` match `pack_params`'s layout, and its terms
+    come back as a named record, alike in Python and compiled."""
+    from nothanks_lab.bots import heuristic as h
+    from nothanks_lab.bots.base import decision_args
+    from nothanks_lab.bots.simple import THRESHOLD, marginal_decide
+    from nothanks_lab.fast import jit_pure
+
+    names = [p.name for p in HEURISTIC_PARAMS]
+    values = {n: float(i + 1) for i, n in enumerate(names)}
+    packed = h.pack_params(values, nt.Rules(low_card=2, high_card=40, n_removed=7))
+    assert len(packed) == h.N_PARAMS
+    for n in names:
+        assert packed[getattr(h, n.upper())] == values[n]
+    assert packed[[h.LOW_CARD, h.HIGH_CARD, h.N_REMOVED]].tolist() == [2, 40, 7]
+
+    view = nt.Game(4, seed=5).view(0)
+    args = h.pack_params({p.name: p.default for p in HEURISTIC_PARAMS}), *decision_args(view)
+    terms = h.heuristic_terms(*args)
+    assert isinstance(terms, h.HeuristicTerms)
+    assert jit_pure(h.heuristic_terms)(*args) == terms
+    assert terms.take == h.heuristic_decide(*args)
+    assert MarginalCostBot(7).fast_params()[THRESHOLD] == 7
+    assert marginal_decide(np.array([99.0]), *decision_args(view))
+
+
+def test_search_rollouts_run_on_the_one_playout_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search bot plays its rollouts through `fast.play_out` (no loop of its own)."""
+    from nothanks_lab import fast
+
+    calls = []
+    real = fast.play_out
+
+    def counting(s, decides, params):  # type: ignore[no-untyped-def]
+        calls.append(s.deck.shape[0])
+        return real(s, decides, params)
+
+    monkeypatch.setattr(fast, "play_out", counting)
+    bot = SearchBot(seed=1, n_rollouts=120, batch=60, stop_z=100.0)
+    why = bot.explain(Game(3, seed=2).view(0))
+    assert why["rollouts"] == 120 and calls == [120, 120]  # two batches, both moves each

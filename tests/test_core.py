@@ -4,6 +4,7 @@ batched `State` transitions touching only the round they are given."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -148,3 +149,34 @@ def test_every_subset_is_enumerated_once() -> None:
     assert sum(1 for _ in itertools.combinations(SMALL_CARDS, 6)) == sum(
         len(h) == 6 for h in ALL_SMALL_HANDS
     )
+
+
+def test_position_state_is_the_view_s_position_and_plays_each_row_s_move() -> None:
+    """`position_state` (the one way a position becomes a batch state): every row is
+    `Game.from_position` of its guess, and a move per row is that move played by the engine."""
+    from nothanks_lab.view import position_state
+
+    g = nt.Game(4, seed=3)
+    rng = np.random.default_rng(3)
+    while g.cards_left > 10:
+        v = g.view(g.current_player)
+        g.step(nt.Action.TAKE if not v.can_pass or rng.random() < 0.3 else nt.Action.PASS)
+    view = g.view(g.current_player)
+    guesses = np.array([rng.permutation(view.unseen_cards)[: view.cards_left] for _ in range(6)])
+    take = np.array([True, False, True, False, False, True])
+    for moves in (None, True, False, take):
+        s = position_state(view, guesses, moves)
+        for row, rest in enumerate(guesses):
+            game = nt.Game.from_position(view, rest.tolist())
+            if moves is not None:
+                move = bool(np.broadcast_to(moves, (6,))[row])
+                game.step(nt.Action.TAKE if move else nt.Action.PASS)
+            assert [a[row].tolist() for a in s] == [a[0].tolist() for a in game._state]
+    with pytest.raises(ValueError, match="shape"):
+        position_state(view, guesses[:, 1:])
+    seat = view.seat
+    chips = tuple(0 if p == seat else c for p, c in enumerate(view.chips))
+    broke = dataclasses.replace(view, my_chips=0, chips=chips)
+    with pytest.raises(ValueError, match="no chip to pass"):
+        position_state(broke, guesses, take)
+    assert position_state(broke, guesses, True).turned.tolist() == [s.turned[0]] * 6

@@ -231,6 +231,36 @@ def test_kernel_runs_without_reference_counting_unless_a_kind_allocates(tmp_path
     np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
 
 
+def test_numba_still_has_the_private_nrt_option():
+    """The kernel relies on numba's private ``_nrt=False`` (twice the games per second, measured
+    in `fast.kernel_module`'s docstring). If a numba release drops the option or it stops
+    removing reference counting, this fails loudly: re-measure, then drop or adapt it."""
+    import numba
+
+    def head(row):
+        return row[0]
+
+    counts = {}
+    for nrt in (True, False):
+        try:
+            inner = numba.njit(_nrt=nrt)(head)
+        except KeyError as e:  # numba: "Unrecognized options: {'_nrt'} ..."
+            pytest.fail(f"numba {numba.__version__} no longer accepts _nrt: {e}")
+
+        def total(a, inner=inner):
+            t = 0
+            for i in range(a.shape[0]):
+                t += inner(a[i])  # a row view passed to a call: counted under NRT
+            return t
+
+        outer = numba.njit(_nrt=nrt)(total)
+        assert outer(np.arange(6, dtype=np.int64).reshape(3, 2)) == 6
+        llvm = "\n".join(outer.inspect_llvm().values())
+        counts[nrt] = llvm.count("NRT_incref") + llvm.count("NRT_decref")
+    assert counts[True] > 0, "the probe no longer exercises reference counting"
+    assert counts[False] == 0, f"numba {numba.__version__}: _nrt=False still counts references"
+
+
 def _soak_module():
     """benchmarks/soak.py, imported by path (benchmarks/ is not a package)."""
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
@@ -290,3 +320,24 @@ def test_soak_checks_catch_a_broken_round():
     assert failed["hands are the deck"][4] and failed["hands disjoint"][4]
     failed = soak.check_rounds(rules, decks, result, twice, out)
     assert np.flatnonzero(failed["hands disjoint"]).tolist() == [5]
+
+
+def test_play_out_finishes_positions_on_the_simulator_s_kernel() -> None:
+    """`play_out` (the one compiled playout loop of rollouts) from fresh rounds gives exactly
+    `simulate`'s card points and chips on the same decks, and uses the same kernel module."""
+    from nothanks_lab.bots import HeuristicBot, LinearBot
+    from nothanks_lab.bots.heuristic import heuristic_decide
+    from nothanks_lab.bots.linear import linear_decide
+
+    bots = [LinearBot(), HeuristicBot(), HeuristicBot(milk=False), LinearBot(w_pot=1.0)]
+    decks = deal_decks(nt.Rules(), 21, 0, 300)
+    want = nt.simulate(bots, decks=decks, first_player=1, fast=True)
+    table = fast.fast_table(bots)
+    s = core.new_state(decks, 4, 11, 1)
+    decides = [linear_decide, heuristic_decide, heuristic_decide, linear_decide]
+    points = fast.play_out(s, decides, table.params)
+    np.testing.assert_array_equal(points, want.card_points)
+    np.testing.assert_array_equal(s.chips, want.chips)
+    assert fast.kernel_module(sorted(set(decides), key=fast._kind_key)) is table.module
+    with pytest.raises(ValueError, match="one row per seat"):
+        fast.play_out(core.new_state(decks, 4, 11, 1), decides, table.params[:3])

@@ -55,10 +55,9 @@ def test_returns_feature_is_the_engine_playing_milkers(n_players: int) -> None:
     seen = {0.0: 0, 1.0: 0}
     for game, view in decisions(n_players, seed=n_players, rounds=40):
         args = decision_args(view)
-        chips_before = args[4].copy()
+        for a in args[3:5]:
+            a.flags.writeable = False  # pure: the pass round is looked ahead at, not played
         f = linear_features(params, *args)
-        # The in-place pass round leaves the caller's chips as they were.
-        np.testing.assert_array_equal(args[4], chips_before)
         assert f == pytest.approx(compiled(params, *args))
         returns = f[[n for n, _ in FEATURES].index("returns")]
         assert returns == float(comes_back(game, view.seat))
@@ -159,3 +158,36 @@ def test_search_takes_its_own_linear_weights() -> None:
         SearchBot(linear_params={"w_cost": 1e6})
     with pytest.raises(ValueError, match="no parameter"):
         SearchBot(linear_params={"nope": 1.0})
+
+
+def test_a_pass_round_is_read_ahead_as_if_the_chips_were_paid() -> None:
+    """`heuristic_terms_after_passes` sees exactly what the milker sees on chips really paid,
+    and leaves the array alone (read-only here), in Python and compiled."""
+    from nothanks_lab.bots.heuristic import (
+        chips_after_passes,
+        heuristic_terms,
+        heuristic_terms_after_passes,
+    )
+
+    milker = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
+    compiled = jit_pure(heuristic_terms_after_passes)
+    checked = 0
+    for _, view in decisions(5, seed=3, rounds=10):
+        card, pot, seat, hands, chips, left = decision_args(view)
+        chips.flags.writeable = False
+        for k in range(1, view.n_players):
+            paid = chips.copy()
+            for j in range(k):
+                paid[(seat + j) % view.n_players] -= 1
+            if paid.min() < 0:
+                break
+            o = (seat + k) % view.n_players
+            want = heuristic_terms(milker, card, pot + k, o, hands, paid, left)
+            got = heuristic_terms_after_passes(
+                milker, card, pot + k, o, hands, chips, left, seat, k
+            )
+            assert got == want
+            assert compiled(milker, card, pot + k, o, hands, chips, left, seat, k) == want
+            assert [chips_after_passes(chips, q, seat, k) for q in range(5)] == paid.tolist()
+            checked += 1
+    assert checked > 100

@@ -239,13 +239,6 @@ def register(name: str) -> Callable[[B], B]:
     return deco
 
 
-def register_factory(name: str, factory: Callable[..., Any]) -> None:
-    """Register a named factory (e.g. ``"best"``) that builds a configured bot."""
-    if name in _REGISTRY:
-        raise ValueError(f"a bot named {name!r} is already registered")
-    _REGISTRY[name] = factory
-
-
 def available_bots() -> tuple[str, ...]:
     """Names `make_bot` accepts."""
     return tuple(sorted(_REGISTRY))

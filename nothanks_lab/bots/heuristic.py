@@ -13,7 +13,7 @@ compiled by the simulator and the search bot's rollouts. Its defaults come from
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from .base import FastBot, Param, decision_args, register
 __all__ = [
     "HEURISTIC_PARAMS",
     "HeuristicBot",
+    "HeuristicTerms",
     "bridge_chance",
     "heuristic_decide",
     "heuristic_terms",
@@ -46,9 +47,33 @@ HEURISTIC_PARAMS: tuple[Param, ...] = (
     ),
 )
 
-# Positions of the rule constants appended after the declared parameters in ``fast_params``.
-_N_DECLARED = len(HEURISTIC_PARAMS)
-_LOW, _HIGH, _REMOVED = _N_DECLARED, _N_DECLARED + 1, _N_DECLARED + 2
+# Where `heuristic_terms` reads each value in its ``params`` array (see `pack_params`): the
+# declared parameters in `HEURISTIC_PARAMS` order, then the rule constants. Plain module-level
+# integers, which numba freezes into the compiled code as constants.
+THRESHOLD, POT_WEIGHT, CHIP_REF, CHIP_WEIGHT, LATE_WEIGHT = 0, 1, 2, 3, 4
+BRIDGE_WEIGHT, MILK, MILK_MARGIN, BLOCK_WEIGHT = 5, 6, 7, 8
+LOW_CARD, HIGH_CARD, N_REMOVED = 9, 10, 11
+#: Length of the ``params`` array.
+N_PARAMS = 12
+
+
+class HeuristicTerms(NamedTuple):
+    """The numbers behind one decision of the milker (`heuristic_terms`)."""
+
+    cost: int
+    """Change in card points if the seat takes the card."""
+    bridge: float
+    """Discount for a card that may later join two of the seat's runs."""
+    net: float
+    """``cost - pot_weight * pot - bridge``."""
+    threshold: float
+    """Take when ``net`` is at most this (after the chip, endgame and blocking terms)."""
+    block: bool
+    """Whether the threshold was raised to deny the leader a card fitting its runs."""
+    milk: bool
+    """Whether the seat lets a card it would take go round once more."""
+    take: bool
+    """The decision: take (True) or pass."""
 
 
 def bridge_chance(
@@ -78,6 +103,20 @@ def bridge_chance(
     return 0.0
 
 
+def chips_after_passes(chips: np.ndarray, q: int, first: int, n_paid: int) -> int:
+    """Seat `q`'s chips once `n_paid` seats, clockwise from `first`, have each paid one chip.
+
+    Reads ``chips`` without changing it (pure, numba-compilable), so a caller can look ahead
+    at a pass round without copying or mutating the array.
+    """
+    if n_paid == 0:  # the milker's own decisions: keep them as cheap as a plain read
+        return chips[q]
+    k = q - first
+    if k < 0:
+        k += chips.shape[0]
+    return chips[q] - 1 if k < n_paid else chips[q]
+
+
 def heuristic_terms(
     params: np.ndarray,
     card: int,
@@ -86,32 +125,54 @@ def heuristic_terms(
     hands: np.ndarray,
     chips: np.ndarray,
     cards_left: int,
-) -> tuple[int, float, float, float, bool, bool, bool]:
-    """The numbers behind the milker's choice: cost, bridge, net, threshold, block, milk, take.
+) -> HeuristicTerms:
+    """The numbers behind the milker's choice (see `HeuristicTerms`).
 
-    ``cost`` is the change in card points, ``bridge`` the discount for a card that may later
-    join two of the bot's runs, ``net = cost - pot_weight * pot - bridge``; the bot takes when
-    ``net <= threshold`` unless it milks. Pure and numba-compilable; ``params`` holds the
-    declared parameters in `HEURISTIC_PARAMS` order followed by low card, high card and the
-    number of removed cards.
+    The bot takes when ``net <= threshold`` unless it milks. Pure and numba-compilable;
+    ``params`` holds the declared parameters in `HEURISTIC_PARAMS` order followed by low card,
+    high card and the number of removed cards (indices `THRESHOLD` ... `N_REMOVED`).
+    """
+    return heuristic_terms_after_passes(params, card, pot, seat, hands, chips, cards_left, seat, 0)
+
+
+def heuristic_terms_after_passes(
+    params: np.ndarray,
+    card: int,
+    pot: int,
+    seat: int,
+    hands: np.ndarray,
+    chips: np.ndarray,
+    cards_left: int,
+    first: int,
+    n_paid: int,
+) -> HeuristicTerms:
+    """`heuristic_terms` where the seats see `chips` less the chip each of `n_paid` seats,
+    clockwise from `first`, has paid (`chips_after_passes`); ``chips`` itself is not changed.
+
+    `LinearBot`'s ``returns`` feature asks this of every rival in a pass round.
     """
     n = hands.shape[0]
     mine = hands[seat]
-    low = int(params[_LOW])
-    high = int(params[_HIGH])
-    n_removed = params[_REMOVED]
-    in_play = high - low + 1 - params[_REMOVED]
+    low = int(params[LOW_CARD])
+    high = int(params[HIGH_CARD])
+    n_removed = params[N_REMOVED]
+    in_play = high - low + 1 - params[N_REMOVED]
     cost = marginal_points(mine, card)
+    my_chips = chips_after_passes(chips, seat, first, n_paid)
 
     # Run bridging: a card two away from one of ours, the card between still unseen.
     bridge = 0.0
     if cost > 0:
         chance = bridge_chance(card, seat, hands, cards_left, low, high, n_removed)
-        bridge = params[5] * chance * cost
+        bridge = params[BRIDGE_WEIGHT] * chance * cost
 
-    net = cost - params[1] * pot - bridge
+    net = cost - params[POT_WEIGHT] * pot - bridge
     late = 1.0 - cards_left / max(1.0, in_play - 1.0)
-    threshold = params[0] + params[3] * (params[2] - chips[seat]) + params[4] * late
+    threshold = (
+        params[THRESHOLD]
+        + params[CHIP_WEIGHT] * (params[CHIP_REF] - my_chips)
+        + params[LATE_WEIGHT] * late
+    )
 
     # Blocking: loosen for a card that fits the runs of the leading rival (scores are only
     # counted when some rival's runs fit the card, which keeps the common case cheap).
@@ -120,35 +181,33 @@ def heuristic_terms(
         if o != seat and marginal_points(hands[o], card) <= 0:
             fits = True
     block = False
-    if fits and params[8] > 0:
+    if fits and params[BLOCK_WEIGHT] > 0:
         leader = -1
         best = 1 << 30
         # Rivals in turn order from our seat, so ties go the same way from every seat.
         for k in range(1, n):
             o = (seat + k) % n
-            s = card_points_mask(hands[o]) - chips[o]
+            s = card_points_mask(hands[o]) - chips_after_passes(chips, o, first, n_paid)
             if s < best:
                 best = s
                 leader = o
-        if (
-            marginal_points(hands[leader], card) <= 0
-            and best <= card_points_mask(mine) - chips[seat]
-        ):
+        if marginal_points(hands[leader], card) <= 0 and best <= card_points_mask(mine) - my_chips:
             block = True
-            threshold += params[8]
+            threshold += params[BLOCK_WEIGHT]
 
     take = net <= threshold
     # Milking: a card we would take and no rival wants goes round once more for their chips.
     milk = False
-    if take and params[6] > 0.5 and chips[seat] > 0:
+    if take and params[MILK] > 0.5 and my_chips > 0:
         milk = True
         for k in range(1, n):
             o = (seat + k) % n
             # A rival with no chips must take; one whose net cost is low may want it.
-            if chips[o] == 0 or marginal_points(hands[o], card) - (pot + k) <= params[7]:
+            broke = chips_after_passes(chips, o, first, n_paid) == 0
+            if broke or marginal_points(hands[o], card) - (pot + k) <= params[MILK_MARGIN]:
                 milk = False
                 break
-    return cost, bridge, net, threshold, block, milk, take and not milk
+    return HeuristicTerms(cost, bridge, net, threshold, block, milk, take and not milk)
 
 
 def heuristic_decide(
@@ -164,7 +223,7 @@ def heuristic_decide(
 
     The forced take at zero chips is the caller's.
     """
-    return heuristic_terms(params, card, pot, seat, hands, chips, cards_left)[6]
+    return heuristic_terms(params, card, pot, seat, hands, chips, cards_left).take
 
 
 def pack_params(values: dict[str, Any], rules: Rules | None = None) -> np.ndarray:
@@ -199,19 +258,17 @@ class HeuristicBot(FastBot):
         return pack_params(self._params, rules)
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
-        cost, bridge, net, threshold, block, milk, take = heuristic_terms(
-            self.fast_params(view.rules), *decision_args(view)
-        )
+        terms = heuristic_terms(self.fast_params(view.rules), *decision_args(view))
         forced = not view.can_pass
         return {
-            "action": Action.TAKE if take or forced else Action.PASS,
+            "action": Action.TAKE if terms.take or forced else Action.PASS,
             "card": view.active_card,
             "pot": view.pot,
-            "cost": int(cost),
-            "bridge": float(bridge),
-            "net_cost": float(net),
-            "threshold": float(threshold),
-            "blocking_leader": bool(block),
-            "milking": bool(milk),
+            "cost": int(terms.cost),
+            "bridge": float(terms.bridge),
+            "net_cost": float(terms.net),
+            "threshold": float(terms.threshold),
+            "blocking_leader": bool(terms.block),
+            "milking": bool(terms.milk),
             "forced": forced,
         }

@@ -31,7 +31,12 @@ from ..engine import Action
 from ..rules import Rules
 from ..view import PlayerView
 from .base import FastBot, Param, decision_args, register
-from .heuristic import HEURISTIC_PARAMS, bridge_chance, heuristic_decide, pack_params
+from .heuristic import (
+    HEURISTIC_PARAMS,
+    bridge_chance,
+    heuristic_terms_after_passes,
+    pack_params,
+)
 
 __all__ = ["FEATURES", "LINEAR_PARAMS", "LinearBot", "linear_decide", "linear_features"]
 
@@ -87,8 +92,8 @@ def linear_features(
     """The `FEATURES` of a decision, from public facts only (numba-compilable).
 
     Only the rule constants and the milker's parameters are read from ``params`` (see
-    `pack_linear`); the weights are not used here. ``chips`` is changed while the pass round
-    of ``returns`` is played out and restored before returning, so the call has no effect.
+    `pack_linear`); the weights are not used here. Pure: the pass round of ``returns`` is
+    looked ahead at without changing ``chips`` (`heuristic_terms_after_passes`).
     """
     n = hands.shape[0]
     mine = hands[seat]
@@ -120,21 +125,20 @@ def linear_features(
     block = 0.0
     if marginal_points(hands[leader], card) <= 0 and best <= my_score:
         block = 1.0
-    # Would the card come back? Play the pass round in place: we and each rival who passes
-    # pay a chip onto the card (restored below, so the caller's arrays are left unchanged).
+    # Would the card come back? Each rival in turn sees the card after we and the rivals
+    # before it have passed, each paying a chip onto it (the first k seats from ours).
     milker = params[_MILKER:]
     returns = 1.0
-    chips[seat] -= 1
-    k = 1
-    while k < n:
+    for k in range(1, n):
         o = (seat + k) % n
-        if chips[o] == 0 or heuristic_decide(milker, card, pot + k, o, hands, chips, cards_left):
+        if (
+            chips[o] == 0
+            or heuristic_terms_after_passes(
+                milker, card, pot + k, o, hands, chips, cards_left, seat, k
+            ).take
+        ):
             returns = 0.0
             break
-        chips[o] -= 1
-        k += 1
-    for j in range(k):
-        chips[(seat + j) % n] += 1
     return (
         1.0,
         float(cost),

@@ -6,8 +6,9 @@ to the end once after taking and once after passing, every seat following the mi
 (`HeuristicBot`) from then on, and picks the move whose rollouts end best for its seat (win
 share, plus a small weight on the score margin to break near-ties). Both moves see the same
 guesses (common random numbers), so their difference is measured with little noise. The
-rollouts run in one numba-compiled loop built from the shared transition functions of
-:mod:`nothanks_lab.core` and the milker's decision function: no rule is typed twice. The guesses
+positions come from `view.position_state`, the rollouts run on the simulator's compiled playout
+loop (:func:`nothanks_lab.fast.play_out`, built on :mod:`nothanks_lab.core`'s transitions) and
+are scored by :func:`nothanks_lab.core.score_rows`: no rule or scoring is typed twice. The guesses
 come from the bot's own seeded generator, and the budget is a number of rollouts (not a clock),
 so a seeded bot is reproducible. Four switches: ``model_opponents`` plays each rival in the
 rollouts as a policy drawn from its weights in an `OpponentModel` (learnt from the rivals' moves
@@ -30,15 +31,13 @@ import numpy as np
 
 from .. import core
 from ..engine import Action
-from ..view import PlayerView
+from ..view import PlayerView, position_state
 from .base import Param, RandomizedBot, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
 from .linear import LinearBot, linear_decide
 from .opponents import MODELS, OpponentModel, model_params
 
-__all__ = ["SEAT_5P_PARAMS", "SearchBot", "rollout_kernel", "rollout_values"]
-
-_KERNELS: dict[tuple[Any, Any], Callable[..., Any]] = {}
+__all__ = ["SEAT_5P_PARAMS", "SearchBot", "play_rollouts", "rollout_kernel", "rollout_values"]
 
 #: A milker tuned to win 5-player rounds against four default milkers (Nelder-Mead on common
 #: random numbers, reproduced by ``benchmarks/tune_seat_5p.py``): 27.4% ± 0.8% of rounds
@@ -58,31 +57,52 @@ SEAT_5P_PARAMS: dict[str, Any] = {
 }
 
 
+def play_rollouts(
+    s: core.State,
+    params: np.ndarray,
+    seat: int,
+    margin_weight: float = 0.0,
+    decide: Callable[..., Any] = heuristic_decide,
+    own: tuple[Callable[..., Any], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Play every round of `s` out (in place); float64[B]: the value of each for `seat`.
+
+    Every seat ``p`` decides with ``decide(params[p], ...)``, except `seat` with ``own`` (a
+    decision function and its parameters) when given. The rounds run on the simulator's
+    compiled playout loop (:func:`nothanks_lab.fast.play_out`, built on :mod:`core`'s
+    transitions) and are scored by :func:`core.score_rows`: a value is `seat`'s win share (ties
+    split) plus ``margin_weight`` times its score margin over the best rival.
+    """
+    from ..fast import jit_pure, play_out  # numba loads only when a search starts
+
+    n = s.chips.shape[1]
+    own_decide, own_params = (decide, params[seat]) if own is None else own
+    rows = np.zeros((n, max(params.shape[1], len(own_params))), dtype=np.float64)
+    rows[:, : params.shape[1]] = params
+    rows[seat] = 0.0
+    rows[seat, : len(own_params)] = own_params
+    decides = [own_decide if p == seat else decide for p in range(n)]
+    points = play_out(s, decides, rows)
+    b = points.shape[0]
+    scores = np.empty((b, n), dtype=np.int64)
+    winners = np.empty((b, n), dtype=np.bool_)
+    share = np.empty((b, n), dtype=np.float64)
+    jit_pure(core.score_rows)(points, s.chips, scores, winners, share)
+    best_rival = np.delete(scores, seat, axis=1).min(axis=1)
+    return np.asarray(share[:, seat] + margin_weight * (best_rival - scores[:, seat]))
+
+
 def rollout_kernel(
     decide: Callable[..., Any], own_decide: Callable[..., Any] | None = None
 ) -> Callable[..., Any]:
-    """A compiled loop that plays rounds of a `State` to the end, every seat deciding.
+    """`play_rollouts` in the form ``kernel(s, params, first, seat, margin_weight, own_params)``.
 
-    ``kernel(s, params, first, seat, margin_weight, own_params) -> float64[B]``: round ``g``
-    first takes (``first[g] == 1``), passes (``0``) or neither (``-1``); then `seat` decides
-    with ``own_decide(own_params, ...)`` (`decide` unless given) and every other seat ``p``
-    with ``decide(params[p], ...)``. The result is `seat`'s win share (ties split) plus
-    ``margin_weight`` times its score margin over the best rival.
+    Round ``g`` first takes (``first[g] == 1``), passes (``0``) or neither (``-1``); then
+    `seat` decides with ``own_decide(own_params, ...)`` (`decide` unless given) and every
+    other seat ``p`` with ``decide(params[p], ...)``. Kept for the tuning benchmarks.
     """
     own_decide = decide if own_decide is None else own_decide
-    key = (decide, own_decide)
-    if key in _KERNELS:
-        return _KERNELS[key]
-    import numba
 
-    from ..fast import jit_pure  # numba loads only when a search starts
-
-    step = jit_pure(core.step)
-    points = jit_pure(core.card_points_mask)
-    fast_decide = jit_pure(decide)
-    fast_own = jit_pure(own_decide)
-
-    @numba.njit
     def kernel(
         s: core.State,
         params: np.ndarray,
@@ -91,45 +111,10 @@ def rollout_kernel(
         margin_weight: float,
         own_params: np.ndarray,
     ) -> np.ndarray:
-        b, n_cards = s.deck.shape
-        n = s.chips.shape[1]
-        out = np.empty(b, dtype=np.float64)
-        scores = np.empty(n, dtype=np.int64)
-        for g in range(b):
-            if first[g] >= 0:
-                step(s, g, first[g] == 1)
-            while s.turned[g] < n_cards:
-                p = s.player[g]
-                card = s.deck[g, s.turned[g]]
-                left = n_cards - s.turned[g] - 1
-                if s.chips[g, p] == 0:
-                    take = True
-                elif p == seat:
-                    take = fast_own(own_params, card, s.pot[g], p, s.hands[g], s.chips[g], left)
-                else:
-                    take = fast_decide(params[p], card, s.pot[g], p, s.hands[g], s.chips[g], left)
-                step(s, g, take)
-            for p in range(n):
-                scores[p] = points(s.hands[g, p]) - s.chips[g, p]
-            best_rival = 1 << 30
-            for p in range(n):
-                if p != seat and scores[p] < best_rival:
-                    best_rival = scores[p]
-            mine = scores[seat]
-            if mine < best_rival:
-                win = 1.0
-            elif mine > best_rival:
-                win = 0.0
-            else:
-                ties = 0
-                for p in range(n):
-                    if scores[p] == mine:
-                        ties += 1
-                win = 1.0 / ties
-            out[g] = win + margin_weight * (best_rival - mine)
-        return out
+        for g in np.flatnonzero(np.asarray(first) >= 0):
+            core.step(s, int(g), bool(first[g] == 1))
+        return play_rollouts(s, params, seat, margin_weight, decide, (own_decide, own_params))
 
-    _KERNELS[key] = kernel
     return kernel
 
 
@@ -154,27 +139,12 @@ def rollout_values(
     unseen = np.array(view.unseen_cards, dtype=np.int64)
     k = view.cards_left
     guesses = rng.permuted(np.broadcast_to(unseen, (n_rollouts, unseen.size)), axis=1)[:, :k]
-    taken = [c for hand in view.hands for c in hand]
-    # Taken cards fill the front of each deck (their order no longer matters), as in
-    # `Game.from_position`; then the active card, then the guessed face-down cards.
-    head = np.array([*taken, view.active_card], dtype=np.int64)
-    decks = np.concatenate([np.broadcast_to(head, (n_rollouts, head.size)), guesses], axis=1)
-    decks = np.concatenate([decks, decks])
-    b = decks.shape[0]
-    state = core.State(
-        deck=np.ascontiguousarray(decks),
-        turned=np.full(b, len(taken), dtype=np.int64),
-        player=np.full(b, view.seat, dtype=np.int64),
-        pot=np.full(b, view.pot, dtype=np.int64),
-        chips=np.tile(np.array(view.chips, dtype=np.int64), (b, 1)),
-        hands=np.tile(np.array(view.hand_masks, dtype=np.int64), (b, 1)),
-    )
-    first = np.zeros(b, dtype=np.int64)
-    first[:n_rollouts] = 1
+    # Both moves on the same guesses (common random numbers): the first half of the rounds
+    # take, the second half pass.
+    take = np.arange(2 * n_rollouts) < n_rollouts
+    state = position_state(view, np.concatenate([guesses, guesses]), take)
     params = np.ascontiguousarray(np.broadcast_to(params, (n, params.shape[-1])), dtype=np.float64)
-    own_decide, own_params = (decide, params[view.seat]) if own is None else own
-    kernel = rollout_kernel(decide, own_decide)
-    values = kernel(state, params, first, view.seat, float(margin_weight), own_params)
+    values = play_rollouts(state, params, view.seat, float(margin_weight), decide, own)
     return values.reshape(2, n_rollouts)
 
 

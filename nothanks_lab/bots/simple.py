@@ -17,6 +17,8 @@ __all__ = ["MarginalCostBot", "RandomBot", "random_decide"]
 # Where `random_decide` reads its parameters: the chance of taking and the bot's 64-bit key,
 # split in two 32-bit halves (a float64 holds each exactly).
 P_TAKE, KEY_HIGH, KEY_LOW = 0, 1, 2
+# Where `marginal_decide` reads its one parameter.
+THRESHOLD = 0
 _S11 = np.uint64(11)
 _UNIT = 1.0 / 2.0**53  # 53 random bits scaled into [0, 1)
 
@@ -58,12 +60,12 @@ def marginal_decide(
     chips: np.ndarray,
     cards_left: int,
 ) -> bool:
-    """The marginal-cost rule on public facts (numba-compilable; ``params = [threshold]``).
+    """The marginal-cost rule on public facts (numba-compilable; ``params[THRESHOLD]``).
 
     Called as plain Python by `MarginalCostBot.act` (`FastBot.act`) and compiled by the
     simulator: one definition of the decision. The forced take at zero chips is the caller's.
     """
-    return marginal_points(hands[seat], card) - pot <= params[0]
+    return marginal_points(hands[seat], card) - pot <= params[THRESHOLD]
 
 
 @register("random")
