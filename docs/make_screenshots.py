@@ -3,7 +3,7 @@
 Run from the repository root with the test extra installed and Debian's Chromium present:
 ``python docs/make_screenshots.py``. It serves ``notebooks/01_play.ipynb`` with Voilà on
 127.0.0.1 (as the browser test does), makes a few moves by clicking, and photographs the page;
-then renders the run-count figure of lesson 2 (exact versus simulated) as a self-contained page
+then renders the run-count figure of lesson 3 (exact versus simulated) as a self-contained page
 and photographs that. Writes ``docs/play_table.png`` and ``docs/figure.png``.
 """
 

@@ -214,7 +214,7 @@ def _lessons_parser(sub: Any) -> None:
         action="append",
         default=None,
         metavar="STEM",
-        help="export only this lesson, e.g. 03_chip_value (repeat for more; default all)",
+        help="export only this lesson, e.g. 04_chip_value (repeat for more; default all)",
     )
     e.add_argument(
         "--handout",

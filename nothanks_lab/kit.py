@@ -169,21 +169,21 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "'The taker's turn ends': the taker turns the next card and decides again.",
         ),
     ),
-    "02_run_probabilities": LessonNotes(
-        title="Run probabilities: is the card I need still coming?",
+    "02_chances_under_removed_cards": LessonNotes(
+        title="Chances under removed cards: is the card I need still coming?",
         goals=(
             "explain why the removed cards make every plan uncertain",
             "derive the chance that a card, or a group of cards, is in play by counting "
             "equally likely removed sets (the hypergeometric model)",
             "update that chance as cards are seen during a round",
-            "check an exact answer against a simulation and read its 95% interval",
+            "compare the chance of filling a gap of one card with a gap of two cards",
         ),
         timings=(
-            (5, "section 1: why removed cards matter (the 27, 29 hand)"),
-            (12, "section 2: counting removed sets; the tiny deck listed in full"),
-            (8, "sections 3-4: the chance in a real round, gaps of one and two cards"),
-            (5, "sections 5-6: runs in a round, a simulation converging"),
-            (12, "section 7: exercises in pairs"),
+            (4, "section 1: why removed cards matter (the 27, 29 hand)"),
+            (12, "section 2: counting removed sets; the tiny deck listed in full; groups"),
+            (8, "section 3: the chance in a real round, as seat 0 sees it"),
+            (6, "section 4: gaps of one and two cards; the chance falls as cards are seen"),
+            (12, "section 5: exercises in pairs"),
             (3, "wrap-up with the explorer: mark cards as seen and watch the chances fall"),
         ),
         prompts=(
@@ -191,37 +191,69 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "Why not?",
             "Twenty cards have been seen and 28 is not among them: is 28 now more or less "
             "likely to come than at the start? Does it matter which twenty were seen?",
-            "A simulation's 95% interval missed the exact value. Is the code wrong?",
+            "Why is a two-card gap so much harder to fill than a one-card gap?",
         ),
         misconceptions=(
             "'Cards are independent': removed slots are shared, so one card in play makes "
             "another slightly less likely.",
             "'Which cards were seen matters': only how many were seen, as long as the wanted "
             "card is not among them.",
-            "'A 95% interval always covers the truth': it misses about one time in twenty.",
             "Writing a chance as a percentage (72.7) where a probability (0.727) is asked.",
         ),
     ),
-    "03_chip_value": LessonNotes(
+    "03_runs_exact_vs_simulated": LessonNotes(
+        title="Runs, and exact versus simulated",
+        goals=(
+            "count the runs the in-play cards form, on a tiny deck by listing every removed "
+            "set and on the standard deck by formula",
+            "read a simulation's estimate with its 95% interval and its standard error",
+            "see a simulation converge to the exact value, its interval shrinking as one "
+            "over the square root of the number of rounds",
+            "tell a normal miss of a 95% interval from a bug",
+        ),
+        timings=(
+            (10, "section 1: runs on a tiny deck, listed in full, then the formula"),
+            (7, "section 2: runs in a standard round, exact and simulated"),
+            (8, "section 3: one chance simulated: estimate, interval, standard errors"),
+            (8, "section 4: a simulation converging; 100 times more rounds"),
+            (10, "section 5: exercises in pairs"),
+            (2, "wrap-up: when would you trust a simulation without an exact answer?"),
+        ),
+        prompts=(
+            "A simulation's 95% interval missed the exact value. Is the code wrong?",
+            "How many more rounds does it take to make an interval ten times narrower?",
+            "Why is listing every removed set possible for cards 1 to 8 but not for 3 to 35?",
+        ),
+        misconceptions=(
+            "'A 95% interval always covers the truth': it misses about one time in twenty.",
+            "'Twice the rounds, half the width': the width shrinks with the square root.",
+            "'A run is any set of cards in a row in my hand': runs here are the maximal runs "
+            "of the in-play cards, before anyone takes them.",
+        ),
+    ),
+    "04_chip_value": LessonNotes(
         title="What is a chip worth? Take or No Thanks!",
         goals=(
             "compute what a move costs counting this move only, and a card's break-even pot",
             "explain how runs in the hand change that price",
-            "measure what an extra chip is worth over a whole round with a paired simulation",
-            "compare the one-move bookkeeping with whole-round rollouts",
+            "build a paired simulation from a handful of deals, and measure what extra chips "
+            "are worth over a whole round",
+            "build rollouts from one decision, and compare them with the bookkeeping",
         ),
         timings=(
-            (8, "sections 1-2: one move's bookkeeping and the break-even pot"),
-            (10, "section 3: what a chip is worth over a round; the discussion cell"),
-            (10, "section 4: rollouts, and milking 28 while holding 27 and 29"),
-            (5, "section 5: the chip-value explorer"),
-            (10, "section 6: exercises in pairs"),
-            (2, "wrap-up: is a chip worth one point?"),
+            (4, "section 1: one move's bookkeeping"),
+            (6, "section 2: the break-even pot and the heatmap"),
+            (10, "section 3: paired simulation: a handful of deals, then many; discussion"),
+            (7, "section 4: rollouts: one decision played out a few times, then many"),
+            (6, "section 5: rollouts over a grid; milking 28 while holding 27 and 29"),
+            (2, "section 6: the chip-value explorer"),
+            (10, "section 7: exercises in pairs"),
         ),
         prompts=(
-            "The simulation says a chip saves more than one point. Where does the rest come from?",
-            "More players and fewer starting chips change together in section 3: how would "
-            "you separate the two effects?",
+            "The simulation says extra chips save more than one point each. Where does the "
+            "rest come from?",
+            "In the handful of deals, the extra chips changed nothing in some deals and a lot "
+            "in others. Why does pairing still help?",
             "Holding 27 and 29, why might you say No Thanks! to 28? When does that backfire?",
         ),
         misconceptions=(
@@ -230,34 +262,71 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "'A card's cost is its face value': a card next to a run costs less, even below zero.",
             "'A paired simulation needs fewer games because it is luckier': it compares the "
             "same deals, so the luck of the cards cancels in the difference.",
+            "'A rollout knows the face-down cards': each rollout guesses them anew from the "
+            "unseen cards.",
         ),
     ),
-    "04_bot_lab": LessonNotes(
-        title="Bot lab: bots, tournaments, sweeps and tuning",
+    "07_bot_lab": LessonNotes(
+        title="Bot lab: a fair tournament, luck versus skill, the winner's curse",
         goals=(
-            "read a bot's declared parameters and explain one of its decisions",
-            "run a fair tournament and read win shares with 95% intervals",
-            "compare two bots with a paired difference",
-            "sweep and tune parameters, and check a tuned bot on fresh deals",
+            "say why one round, or a few, cannot tell a better bot from a luckier one",
+            "run a fair tournament (paired deals, every order of the seats) and read win "
+            "shares and a paired difference with 95% intervals",
+            "explain the winner's curse: the best of many noisy results is flattered by luck",
         ),
         timings=(
-            (7, "section 1: the bots, their parameters, explain()"),
-            (10, "section 2: a fair tournament; what balanced seating and paired deals do"),
-            (10, "section 3: a parameter sweep and its heatmap"),
-            (8, "section 4: tuning, and why the pick is checked on fresh deals"),
-            (5, "section 5: the same sweep on more processes (demonstrate, do not run all)"),
-            (5, "section 6: students set up their own tournament in the bot lab"),
+            (2, "goals"),
+            (5, "section 1: one round move by move: who won, and was it skill?"),
+            (6, "section 2: luck versus skill: the same bots over more and more deals"),
+            (7, "section 3: a fair tournament: seat order, win shares, a paired difference"),
+            (5, "section 4: the winner's curse: pick the best, then look again"),
+            (
+                20,
+                "rest of the period: students' own tournaments in the bot lab widget, or "
+                "start 05_your_own_bot",
+            ),
         ),
         prompts=(
+            "Your bot won the round. Is it the better bot? How many rounds would convince you?",
             "Two bots' intervals overlap, yet their paired difference lies above zero. How?",
-            "Why is the best point of a sweep flattered by luck, and how does the lab guard "
-            "against it?",
-            "What would you need to change to make a bot that blocks other players' runs?",
+            "The winner of a small tournament did worse in the big one. Did it get worse?",
         ),
         misconceptions=(
             "'One round shows which bot is better': luck dominates a single round.",
             "'A fair share is 1/2': at four seats a bot as good as the table wins 1/4.",
+            "'The winner's result is its true strength': it was picked because it did well "
+            "on these deals, so it is flattered; check it on fresh deals.",
+        ),
+    ),
+    "08_bot_lab_for_analysts": LessonNotes(
+        title="Bot lab for analysts: parameters, sweeps, tuning and Dask",
+        goals=(
+            "read a bot's declared parameters and explain one of its decisions",
+            "sweep two parameters and read the heatmap",
+            "tune a parameter with scipy and check the pick on fresh deals",
+            "run the same sweep on more processes or a Dask cluster, with identical results",
+            "write a bot on the compiled path and check it plays the engine's moves",
+        ),
+        timings=(
+            (7, "section 1: the bots, their parameters, explain()"),
+            (10, "section 2: a parameter sweep and its heatmap"),
+            (8, "section 3: tuning, and why the pick is checked on fresh deals"),
+            (5, "section 4: the same sweep on more processes (demonstrate, do not run all)"),
+            (10, "section 5: a compiled bot of your own"),
+            (5, "wrap-up: what would you tune next, and on how many deals?"),
+        ),
+        prompts=(
+            "Why is the best point of a sweep flattered by luck, and how does tuning guard "
+            "against it?",
+            "What would you need to change to make a bot that blocks other players' runs?",
+            "Why do more workers give exactly the same numbers?",
+        ),
+        misconceptions=(
             "'More workers give different results': every chunk depends only on the seed.",
+            "'The tuned value is the truth': it is an estimate from noisy deals; check it on "
+            "fresh ones.",
+            "'A compiled bot may read the view': its decision function sees numbers and "
+            "arrays only.",
         ),
     ),
     "06_perfect_play": LessonNotes(
@@ -305,6 +374,12 @@ FORMULAS: dict[str, str] = {
     "tiny_single_run": "one run of 5 starts at 1, 2, 3 or 4: 4 / comb(8, 3) = 4/56",
     "break_even_20": "take costs 20 - pot, pass costs 1: 20 - pot = 1, pot = 20 - 1",
     "break_even_26_holding_27": "taking 26 adds 26 - 27 = -1 points: -1 - pot = 1, pot = -1 - 1",
+    "take_minus_pass_28_holding_27_29": "27, 29 score 56 and 27, 28, 29 score 27, so taking "
+    "adds -29 points and gains the pot, while passing costs a chip: -29 - 2 - 1",
+    "paired_mean_change": "the deals' differences, with minus without: (-2 + 0 - 11 + 2 - 9) / 5",
+    "rollout_take_minus_pass": "the guesses' differences, Take minus No Thanks!: "
+    "(2 - 6 + 8 - 6) / 4",
+    "tiny_two_runs": "comb(4, 1) * comb(4, 2) / comb(8, 5) = 24/56",
     "pp_last_two_cards": "exact.solve(rules).value_of(view) for the position (by hand: "
     "backward induction over the last card, as in section 2)",
     "pp_first_player_two_chips": "exact.solve(nt.Rules(low_card=3, high_card=8, n_removed=2, "

@@ -37,7 +37,7 @@ class Exercise:
     key: str
     """Short name used by :func:`check_answer`."""
     lesson: str
-    """The notebook it belongs to, e.g. ``"02_run_probabilities"``."""
+    """The notebook it belongs to, e.g. ``"02_chances_under_removed_cards"``."""
     question: str
     """The question as the student reads it."""
     _solve: Callable[[], float] = field(repr=False)
@@ -148,6 +148,45 @@ def _break_even_26_holding_27() -> float:
     return float(break_even_pots((27,), [26])[26])
 
 
+def _p_tiny_two_runs() -> float:
+    from .probability import run_count_pmf
+    from .rules import Rules
+
+    return float(run_count_pmf(Rules(low_card=1, high_card=8, n_removed=3))[2])
+
+
+def _take_minus_pass_28_holding_27_29() -> float:
+    from .analysis import immediate_take_minus_pass
+
+    return float(immediate_take_minus_pass(28, 2, (27, 29)))
+
+
+# The five deals of the paired-simulation exercise: seat 0's final scores without and with
+# four extra starting chips (the same deals, so the scores pair up deal by deal).
+_PAIRED_WITHOUT = (40, 52, 31, 47, 60)
+_PAIRED_WITH = (38, 52, 20, 49, 51)
+# The four rollouts of the rollout exercise: seat 0's final scores after each move, on the same
+# four guesses at the face-down cards.
+_ROLLOUT_TAKE = (45, 38, 60, 41)
+_ROLLOUT_PASS = (43, 44, 52, 47)
+
+
+def _paired_mean_change() -> float:
+    from .stats import paired_interval
+
+    return float(paired_interval(_PAIRED_WITH, _PAIRED_WITHOUT).value)
+
+
+def _rollout_take_minus_pass() -> float:
+    from .stats import paired_interval
+
+    return float(paired_interval(_ROLLOUT_TAKE, _ROLLOUT_PASS).value)
+
+
+def _scores(values: tuple[int, ...]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
 _ONE_ABOVE = (
     "with that many chips on the card Take is already strictly better than No Thanks! (the "
     "first blue cell of the heatmap). The break-even pot is the pot at which both moves cost "
@@ -157,7 +196,7 @@ _ONE_ABOVE = (
 _ALL: tuple[Exercise, ...] = (
     Exercise(
         "p28_start",
-        "02_run_probabilities",
+        "02_chances_under_removed_cards",
         "At the start of a standard round (33 cards, 9 removed unseen), what is the chance "
         "that card 28 is in play?",
         _p_28_at_start,
@@ -166,7 +205,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "p27_28_29_start",
-        "02_run_probabilities",
+        "02_chances_under_removed_cards",
         "At the start of a standard round, what is the chance that all three of 27, 28 and 29 "
         "are in play?",
         _p_27_28_29_at_start,
@@ -174,7 +213,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "p28_after_20_seen",
-        "02_run_probabilities",
+        "02_chances_under_removed_cards",
         "You hold 27 and 29. Twenty cards have been turned face up so far (your two among "
         "them), and 28 was not one of them. What is the chance that 28 is still coming?",
         _p_28_after_20_seen,
@@ -183,7 +222,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "p_gap_21_22_holding_20_23",
-        "02_run_probabilities",
+        "02_chances_under_removed_cards",
         "You hold 20 and 23 at the very start of a round (nothing else seen). What is the "
         "chance that both 21 and 22 are in play, so the two-card gap can still be filled?",
         _p_gap_21_22_holding_20_23,
@@ -192,7 +231,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "one_of_top3_removed",
-        "02_run_probabilities",
+        "02_chances_under_removed_cards",
         "At the start of a standard round, what is the chance that exactly one of the three "
         "highest cards (33, 34, 35) was removed?",
         _p_one_of_top_three_removed,
@@ -201,7 +240,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "tiny_single_run",
-        "02_run_probabilities",
+        "03_runs_exact_vs_simulated",
         "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
         "cards form one single run?",
         _p_tiny_single_run,
@@ -210,7 +249,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "break_even_20",
-        "03_chip_value",
+        "04_chip_value",
         "Counting this move only, with an empty hand: what is the break-even pot of card 20, "
         "the pot at which Take and No Thanks! cost the same?",
         _break_even_20,
@@ -221,7 +260,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "break_even_26_holding_27",
-        "03_chip_value",
+        "04_chip_value",
         "Counting this move only, you hold 27: what is the break-even pot of card 26, the pot "
         "at which Take and No Thanks! cost the same? (A negative pot means taking pays even "
         "with no chips on it.)",
@@ -230,6 +269,53 @@ _ALL: tuple[Exercise, ...] = (
         tolerance=0.0,
         probability=False,
         one_above=_ONE_ABOVE,
+    ),
+    Exercise(
+        "take_minus_pass_28_holding_27_29",
+        "04_chip_value",
+        "Counting this move only, you hold 27 and 29 and card 28 is face up with 2 chips on "
+        "it. By how much does your score change with Take, minus the change with No Thanks!? "
+        "(Negative: Take is better.)",
+        _take_minus_pass_28_holding_27_29,
+        "Score your hand before and after taking 28 (runs score their lowest card); the chips "
+        "you gain lower your score, and a pass costs you one chip.",
+        tolerance=0.0,
+        probability=False,
+    ),
+    Exercise(
+        "paired_mean_change",
+        "04_chip_value",
+        "Five deals were each played twice, seat 0 starting with 11 chips and then with 15. "
+        f"Seat 0's final scores without the extra chips: {_scores(_PAIRED_WITHOUT)}; with "
+        f"them, on the same deals in the same order: {_scores(_PAIRED_WITH)}. What is the "
+        "paired estimate of the change in seat 0's score (with minus without)?",
+        _paired_mean_change,
+        "Pair the scores deal by deal: take each deal's difference first, then average the "
+        "differences.",
+        tolerance=0.0,
+        probability=False,
+    ),
+    Exercise(
+        "rollout_take_minus_pass",
+        "04_chip_value",
+        "Four rollouts of one position: on the same four guesses at the face-down cards, seat "
+        f"0 finished with {_scores(_ROLLOUT_TAKE)} points after Take and "
+        f"{_scores(_ROLLOUT_PASS)} after No Thanks!. What is the rollout estimate of Take − "
+        "No Thanks! (negative: Take is better)?",
+        _rollout_take_minus_pass,
+        "Each guess gives one difference, Take's score minus No Thanks!'s on the same guess; "
+        "the estimate is their average.",
+        tolerance=0.0,
+        probability=False,
+    ),
+    Exercise(
+        "tiny_two_runs",
+        "03_runs_exact_vs_simulated",
+        "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
+        "cards form exactly two runs?",
+        _p_tiny_two_runs,
+        "Count as in section 1: split the in-play cards into two runs in order, then place "
+        "the runs in the slots around the removed cards, at most one run per slot.",
     ),
 )
 
@@ -334,8 +420,8 @@ EXERCISES: dict[str, Exercise] = {e.key: e for e in _ALL}
 def exercises(lesson: str | None = None) -> tuple[str, ...]:
     """Keys of the exercises, all of them or those of one `lesson`.
 
-    >>> exercises("03_chip_value")
-    ('break_even_20', 'break_even_26_holding_27')
+    >>> exercises("03_runs_exact_vs_simulated")
+    ('tiny_single_run', 'tiny_two_runs')
     """
     if lesson is not None and lesson not in {e.lesson for e in _ALL}:
         known = sorted({e.lesson for e in _ALL})

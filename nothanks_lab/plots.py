@@ -46,16 +46,29 @@ FONT_SIZE = 16
 STATUS_COLORS = {"mine": "#2ca02c", "seen": "#9e9e9e", "unseen": "#1f77b4"}
 #: Colour of exact values beside simulated ones.
 EXACT_COLOR = "#d62728"
+#: Background of every figure: a white card, on a light page or on JupyterLab's dark theme.
+BACKGROUND = "white"
+#: Colour of every text on a figure: near-black, readable on the white background.
+TEXT_COLOR = "#1a1a1a"
+#: Colour of each seat in figures of one round (seat i gets the i-th).
+SEAT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 
 
 def _style(fig: go.Figure, title: str, x: str, y: str, **layout: Any) -> go.Figure:
-    """Apply the package's projector-friendly look: big fonts, white background, titles."""
+    """Apply the package's projector-friendly look: big fonts, white background, titles.
+
+    The background and the text colour are set explicitly, not left to the template or the
+    page: on JupyterLab's dark theme the figure stays a white card with dark text, so no label
+    takes on a colour that vanishes against its background.
+    """
     layout = {"legend": {}, "margin": {"t": 80}, **layout}
-    layout["legend"] = {"font": {"size": FONT_SIZE}, **layout["legend"]}
+    layout["legend"] = {"font": {"size": FONT_SIZE, "color": TEXT_COLOR}, **layout["legend"]}
     fig.update_layout(
-        title={"text": title, "font": {"size": FONT_SIZE + 6}},
-        font={"size": FONT_SIZE},
+        title={"text": title, "font": {"size": FONT_SIZE + 6, "color": TEXT_COLOR}},
+        font={"size": FONT_SIZE, "color": TEXT_COLOR},
         template="plotly_white",
+        paper_bgcolor=BACKGROUND,
+        plot_bgcolor=BACKGROUND,
         **layout,
     )
     fig.update_xaxes(title_text=x, title_font={"size": FONT_SIZE + 2})
@@ -490,6 +503,25 @@ def _timeline_game(game_or_result: Any, rules: Rules | None) -> tuple[Game, Sequ
     return game, history
 
 
+def _take_labels(history: Sequence[Any]) -> dict[int, tuple[int, str]]:
+    """Move index -> (seat, text) for the timeline: the card(s) taken and the chips they brought.
+
+    Takes in a row by one seat (a taker acts again) share one label at the last of them,
+    ``"31, 32 +4"``, so a run grabbed at the end of a round does not stack labels on each other.
+    """
+    labels: dict[int, tuple[int, str]] = {}
+    group: list[Any] = []
+    for i, e in enumerate([*history, None]):
+        if group and (e is None or e.action is not Action.TAKE or e.seat != group[0].seat):
+            pot = sum(g.pot for g in group)
+            cards = ", ".join(str(g.card) for g in group)
+            labels[i] = (group[0].seat, f"{cards} +{pot}" if pot else cards)
+            group = []
+        if e is not None and e.action is Action.TAKE:
+            group.append(e)
+    return labels
+
+
 def plot_timeline(
     game_or_result: Any, *, names: Sequence[str] | None = None, rules: Rules | None = None
 ) -> go.Figure:
@@ -497,7 +529,10 @@ def plot_timeline(
 
     Takes a :class:`~nothanks_lab.engine.Game` (finished or not) or a
     :class:`~nothanks_lab.play.GameResult` (give `rules` for a variant; a Game knows its own).
-    The moves are replayed on the engine, so every point is the engine's own count.
+    The moves are replayed on the engine, so every point is the engine's own count. The figure
+    reads without hovering: every take is a marker on the taker's card-points line, in the
+    taker's colour, labelled with the card and the chips it brought (``"27 +3"``), and each
+    line ends with the seat's name and final count.
     """
     game, history = _timeline_game(game_or_result, rules)
     n = game.n_players
@@ -513,6 +548,12 @@ def plot_timeline(
         points.append(game.card_points())
         hover.append(e.describe(names))
     moves = list(range(len(history) + 1))
+    last = len(history)
+    takes = _take_labels(history)
+    # Alternate above-left and below-right so neighbouring labels do not collide.
+    side = {m: ("top left", "bottom right")[k % 2] for k, m in enumerate(sorted(takes))}
+    # Names at the lines' ends tell the seats apart even when two seats share a name.
+    ends = [f"{x} {p}" if names.count(x) > 1 else x for p, x in enumerate(names)]
     fig = make_subplots(
         rows=2,
         cols=1,
@@ -520,25 +561,39 @@ def plot_timeline(
         vertical_spacing=0.08,
         subplot_titles=("chips", "card points"),
     )
-    colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
     for p in range(n):
-        color = colors[p % len(colors)]
+        color = SEAT_COLORS[p % len(SEAT_COLORS)]
+        mine = {m: text for m, (seat, text) in takes.items() if seat == p}
         for row, series in ((1, chips), (2, points)):
+            labels = [mine.get(m, "") if row == 2 else "" for m in moves]
+            end = f"{ends[p]}: {series[-1][p]}"
+            labels[last] = f"{labels[last]}  {end}" if labels[last] else end
             fig.add_scatter(
                 x=moves,
                 y=[s[p] for s in series],
-                mode="lines",
+                mode="lines+markers+text",
                 line={"shape": "hv", "width": 3, "color": color},
+                marker={
+                    "size": [9 if row == 2 and m in mine else 0 for m in moves],
+                    "color": color,
+                },
+                text=labels,
+                textposition=[
+                    "middle right" if m == last else side.get(m, "top left") for m in moves
+                ],
+                textfont={"size": FONT_SIZE - 3, "color": color},
                 name=names[p],
                 legendgroup=names[p],
                 showlegend=row == 1,
-                text=hover,
-                hovertemplate="%{text}<br>" + names[p] + ": %{y}<extra></extra>",
+                customdata=hover,
+                hovertemplate="%{customdata}<br>" + names[p] + ": %{y}<extra></extra>",
                 row=row,
                 col=1,
             )
-    _style(fig, f"A round move by move ({len(history)} moves)", "", "", height=650)
+    _style(fig, f"A round move by move ({len(history)} moves)", "", "", height=700)
     fig.update_xaxes(title_text="move", row=2, col=1)
+    # Room on the right for the seats' names at the lines' ends.
+    fig.update_xaxes(range=[-1, last * 1.3 + 6])
     fig.update_yaxes(title_text="chips", row=1, col=1)
     fig.update_yaxes(title_text="card points", row=2, col=1)
     fig.update_annotations(font_size=FONT_SIZE + 2)

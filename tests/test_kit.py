@@ -26,7 +26,7 @@ from nothanks_lab import kit, lessons
 
 NOTEBOOKS = Path(nothanks_lab.__file__).resolve().parents[1] / "notebooks"
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
-HANDOUT = "02_run_probabilities"  # small (about 7 s to run) and has plotly figures
+HANDOUT = "03_runs_exact_vs_simulated"  # small (a few seconds to run), three plotly figures
 BIN = Path(sys.executable).parent
 # Calls that would hand a student an exercise's answer (checked independently of the kit).
 FORBIDDEN = re.compile(r"\b_solution\b|\b_solve\b|\.solution\b|lessons\._\w")
@@ -85,12 +85,12 @@ def test_the_installed_script_exports_too(tmp_path: Path) -> None:
     script = shutil.which("nothanks-lab", path=str(BIN)) or shutil.which("nothanks-lab")
     if script is None:
         pytest.skip("the nothanks-lab script is not installed (pip install -e .)")
-    p = cli("lessons", "export", str(tmp_path / "k"), "--lesson", "03_chip_value",
+    p = cli("lessons", "export", str(tmp_path / "k"), "--lesson", "04_chip_value",
             "--skip-handouts", cmd=[script])  # fmt: skip
     assert p.returncode == 0, p.stderr
-    assert (tmp_path / "k" / "student" / "03_chip_value.ipynb").is_file()
-    assert (tmp_path / "k" / "teacher" / "03_chip_value.md").is_file()
-    assert not (tmp_path / "k" / "student" / "02_run_probabilities.ipynb").exists()
+    assert (tmp_path / "k" / "student" / "04_chip_value.ipynb").is_file()
+    assert (tmp_path / "k" / "teacher" / "04_chip_value.md").is_file()
+    assert not (tmp_path / "k" / "student" / "02_chances_under_removed_cards.ipynb").exists()
 
 
 @pytest.mark.parametrize(
@@ -223,7 +223,7 @@ def test_guide_has_every_part_and_the_exact_answers(kit_dir: Path, stem: str) ->
         assert f"**Answer.** {_exact_text(key)}" in section
         assert lessons.exercise(key).hint in section  # the working: hint ...
         assert "Formula: `" in section  # ... and formula
-    if stem == "02_run_probabilities":  # p28_start is worked in the lesson, answer shown
+    if stem == "02_chances_under_removed_cards":  # p28_start is worked in the lesson
         assert "Worked example in the lesson: `p28_start`" in md and "**Answer.** 8/11" in md
     page = (kit_dir / "teacher" / f"{stem}.html").read_text()
     assert "<h2>Goals</h2>" in page and "<table>" in page and "http" not in page
@@ -253,10 +253,10 @@ def test_a_formula_in_the_working_gives_the_exact_answer(key: str) -> None:
 def test_a_lesson_without_notes_gets_a_generic_guide_and_a_warning(tmp_path: Path) -> None:
     folder = tmp_path / "nbs"
     folder.mkdir()
-    shutil.copy(NOTEBOOKS / "03_chip_value.ipynb", folder / "07_new_lesson.ipynb")
-    with pytest.warns(UserWarning, match="07_new_lesson: no teaching notes"):
+    shutil.copy(NOTEBOOKS / "04_chip_value.ipynb", folder / "09_new_lesson.ipynb")
+    with pytest.warns(UserWarning, match="09_new_lesson: no teaching notes"):
         report = kit.export(tmp_path / "k", notebooks=folder, handouts=False)
-    md = (tmp_path / "k" / "teacher" / "07_new_lesson.md").read_text()
+    md = (tmp_path / "k" / "teacher" / "09_new_lesson.md").read_text()
     assert md.startswith("# Teacher's guide: What is a chip worth?")
     minutes = [int(m) for m in re.findall(r"^\| (\d+) \|", md, re.MULTILINE)]
     assert sum(minutes) == kit.PERIOD_MINUTES and len(minutes) > 3
@@ -346,14 +346,17 @@ def _nbgrader(*args: str, cwd: Path) -> Any:
 @pytest.mark.slow
 def test_nbgrader_generates_the_assignment_of_a_lesson(kit_dir: Path) -> None:
     course = kit_dir / "nbgrader"
-    stem = "03_chip_value"
+    stem = "04_chip_value"
     p = _nbgrader("generate_assignment", stem, "--force", cwd=course)
     assert p.returncode == 0, p.stderr
     released = read(course / "release" / stem / f"{stem}.ipynb")
     text = "\n".join(source(c) for c in released.cells)
     assert "BEGIN SOLUTION" not in text and "answer = 19" not in text
-    assert text.count("answer = None  # your answer") == 2
-    assert sum(c.metadata.get("nbgrader", {}).get("grade", False) for c in released.cells) == 2
+    n_exercises = len(lessons.exercises(stem))
+    assert n_exercises >= 4  # issue 17: at least four exercises on chip value
+    assert text.count("answer = None  # your answer") == n_exercises
+    graded = sum(c.metadata.get("nbgrader", {}).get("grade", False) for c in released.cells)
+    assert graded == n_exercises
 
 
 @pytest.mark.slow

@@ -31,6 +31,19 @@ INDEPENDENT = {
     "tiny_single_run": 4 / comb(8, 3),
     "break_even_20": 20 - 1,
     "break_even_26_holding_27": (card_points([26, 27]) - card_points([27])) - 1,
+    # Take - No Thanks!: the card's marginal points minus the pot, minus the chip a pass costs.
+    "take_minus_pass_28_holding_27_29": (card_points([27, 28, 29]) - card_points([27, 29])) - 2 - 1,
+    # The questions' own numbers: each pair's difference, then their average.
+    "paired_mean_change": sum(
+        w - o for w, o in zip((38, 52, 20, 49, 51), (40, 52, 31, 47, 60), strict=True)
+    )
+    / 5,
+    "rollout_take_minus_pass": sum(
+        t - p for t, p in zip((45, 38, 60, 41), (43, 44, 52, 47), strict=True)
+    )
+    / 4,
+    # Cards 1..8, 5 in play in exactly two runs: checked by enumeration below as well.
+    "tiny_two_runs": 24 / comb(8, 3),
     # 06_perfect_play: exact fractions, each derived by an independent game-tree search in
     # tests/test_perfect_play_lesson.py (the last-two-cards one by hand there as well).
     "pp_last_two_cards": 5 / 6,
@@ -55,6 +68,21 @@ def test_tiny_single_run_by_enumeration() -> None:
     sets = list(itertools.combinations(tiny.cards, tiny.n_removed))
     single = sum(len(runs([c for c in tiny.cards if c not in r])) == 1 for r in sets)
     assert Fraction(single, len(sets)) == Fraction(4, comb(8, 3))
+    two = sum(len(runs([c for c in tiny.cards if c not in r])) == 2 for r in sets)
+    assert Fraction(two, len(sets)) == Fraction(24, comb(8, 3))
+
+
+def test_exercise_questions_hold_the_numbers_their_answers_use() -> None:
+    # The paired and rollout exercises state their data in the question: the checked answer
+    # must be the one a student computes from the question as printed.
+    for key, pairs in (
+        ("paired_mean_change", [("11 chips", "15")]),
+        ("rollout_take_minus_pass", [("45, 38, 60, 41", "43, 44, 52, 47")]),
+    ):
+        question = exercise(key).question
+        assert all(a in question and b in question for a, b in pairs), question
+    assert "40, 52, 31, 47, 60" in exercise("paired_mean_change").question
+    assert "38, 52, 20, 49, 51" in exercise("paired_mean_change").question
 
 
 @pytest.mark.parametrize("key", sorted(INDEPENDENT))
@@ -274,11 +302,18 @@ def test_unknown_exercise_names_the_known_ones() -> None:
 
 def test_exercises_by_lesson() -> None:
     assert set(exercises()) == set(EXERCISES)
-    two = exercises("02_run_probabilities")
-    three = exercises("03_chip_value")
-    six = exercises("06_perfect_play")
-    assert set(two) | set(three) | set(six) == set(EXERCISES)
-    assert not set(two) & set(three) and not (set(two) | set(three)) & set(six)
+    by_lesson = [
+        exercises(lesson)
+        for lesson in (
+            "02_chances_under_removed_cards",
+            "03_runs_exact_vs_simulated",
+            "04_chip_value",
+            "06_perfect_play",
+        )
+    ]
+    assert set().union(*by_lesson) == set(EXERCISES)
+    assert sum(len(keys) for keys in by_lesson) == len(EXERCISES)  # no exercise in two lessons
+    assert len(exercises("04_chip_value")) >= 4  # issue 17: at least four on chip value
     with pytest.raises(ValueError, match="no exercises for lesson 'x'"):
         exercises("x")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -261,3 +262,62 @@ def test_figures_are_self_contained() -> None:
     html = plots.figure_html(plots.plot_run_count(pr.run_count_pmf()))
     assert not re.findall(r"<script[^>]*src=", html)  # plotly.js inline, no CDN fetch
     assert "Plotly.newPlot" in html
+
+
+def test_timeline_reads_without_hovering() -> None:
+    r = nt.play_game([MarginalCostBot(t) for t in (0, 5, 10)], seed=5)
+    names = ["Ann", "Bo", "Ann"]  # two seats sharing a name are still told apart at the ends
+    fig = plots.plot_timeline(r, names=names)
+    points = [t for t in fig.data if t.xaxis == "x2"]
+    labels = [dict(enumerate(t.text)) for t in points]
+    for i, e in enumerate(r.history):
+        if e.action is not nt.Action.TAKE:
+            continue
+        # the label of a take (or of the takes in a row it ends) sits on the taker's line,
+        # names the card, the chips it brought, and no other seat labels that move
+        later = next(
+            j
+            for j in range(i + 1, len(r.history) + 1)
+            if j == len(r.history)
+            or r.history[j].seat != e.seat
+            or r.history[j].action is nt.Action.PASS
+        )
+        text = labels[e.seat][later]
+        assert str(e.card) in text.split("  ")[0], (i, text)
+        assert all(not labels[p][later] or later == len(r.history) for p in range(3) if p != e.seat)
+        assert points[e.seat].marker.size[later] > 0
+    assert all(t.textfont.color == t.line.color for t in points)
+    ends = [t.text[-1] for t in points]
+    assert ends[0].endswith(f"Ann 0: {r.card_points[0]}")
+    assert ends[2].endswith(f"Ann 2: {r.card_points[2]}")
+    assert "Bo: " in ends[1]
+
+
+def test_take_labels_group_a_seats_takes_in_a_row() -> None:
+    take, pass_ = nt.Action.TAKE, nt.Action.PASS
+    history = [
+        nt.Event(0, pass_, 20, 0),
+        nt.Event(1, take, 20, 1),
+        nt.Event(1, take, 21, 0),
+        nt.Event(1, pass_, 5, 0),
+        nt.Event(2, take, 5, 1),
+    ]
+    assert plots._take_labels(history) == {3: (1, "20, 21 +1"), 5: (2, "5 +1")}
+
+
+@pytest.mark.parametrize(
+    "fig",
+    [
+        lambda: plots.plot_run_count(pr.run_count_pmf()),
+        lambda: plots.plot_timeline(nt.play_game([MarginalCostBot(5)] * 3, seed=1)),
+    ],
+    ids=["run_count", "timeline"],
+)
+def test_figures_stay_white_cards_with_dark_text_on_a_dark_page(fig: Any) -> None:
+    # Set on the figure itself, so JupyterLab's dark theme cannot turn the text light on white.
+    f = fig()
+    assert f.layout.paper_bgcolor == "white" and f.layout.plot_bgcolor == "white"
+    for colour in (f.layout.font.color, f.layout.title.font.color, f.layout.legend.font.color):
+        assert colour == plots.TEXT_COLOR
+    r, g, b = (int(plots.TEXT_COLOR[i : i + 2], 16) for i in (1, 3, 5))
+    assert 0.2126 * r + 0.7152 * g + 0.0722 * b < 60  # near-black on white
