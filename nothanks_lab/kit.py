@@ -366,6 +366,10 @@ LESSON_NOTES: dict[str, LessonNotes] = {
 
 #: The formula behind each exercise's answer, for the guides' working (hint plus formula).
 FORMULAS: dict[str, str] = {
+    "score_hand_7_cards": "the runs 5-7, 20, 22-23 and 30 score their lowest cards, minus 4 "
+    "chips: 5 + 20 + 22 + 30 - 4",
+    "points_change_26_holding_25_27": "the run 25-27 scores 25, and 25 and 27 apart score "
+    "52: 25 - (25 + 27)",
     "p28_start": "comb(32, 9) / comb(33, 9) = 24/33",
     "p27_28_29_start": "comb(30, 9) / comb(33, 9)",
     "p28_after_20_seen": "13 unseen cards, 4 of them in play: comb(12, 9) / comb(13, 9) = 4/13",

@@ -187,6 +187,18 @@ def _scores(values: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def _score_hand_7_cards() -> float:
+    from .rules import score
+
+    return float(score([5, 6, 7, 20, 22, 23, 30], 4))
+
+
+def _points_change_26_holding_25_27() -> float:
+    from .rules import card_points
+
+    return float(card_points([25, 26, 27]) - card_points([25, 27]))
+
+
 _ONE_ABOVE = (
     "with that many chips on the card Take is already strictly better than No Thanks! (the "
     "first blue cell of the heatmap). The break-even pot is the pot at which both moves cost "
@@ -194,6 +206,28 @@ _ONE_ABOVE = (
 )
 
 _ALL: tuple[Exercise, ...] = (
+    Exercise(
+        "score_hand_7_cards",
+        "01_play",
+        "At the end of a round you hold 5, 6, 7, 20, 22, 23 and 30, and 4 chips. What is your "
+        "score?",
+        _score_hand_7_cards,
+        "Find the runs first: each run scores only its lowest card. Then subtract one point "
+        "per chip.",
+        tolerance=0.0,
+        probability=False,
+    ),
+    Exercise(
+        "points_change_26_holding_25_27",
+        "01_play",
+        "You hold 25 and 27. By how many points do your card points change if you take 26? "
+        "(Negative: they go down.)",
+        _points_change_26_holding_25_27,
+        "Score the hand before (two separate cards) and after (one run, which scores only its "
+        "lowest card), and subtract.",
+        tolerance=0.0,
+        probability=False,
+    ),
     Exercise(
         "p28_start",
         "02_chances_under_removed_cards",

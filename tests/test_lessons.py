@@ -20,6 +20,10 @@ STANDARD = Rules()
 # Each solution recomputed independently: counting removed sets with math.comb, or the scoring
 # rules directly, never through the functions the exercises call.
 INDEPENDENT = {
+    # Runs 5-7, 20, 22-23, 30 score their lowest cards; minus 4 chips.
+    "score_hand_7_cards": 5 + 20 + 22 + 30 - 4,
+    # 25 and 27 score 52; with 26 the run 25-27 scores 25.
+    "points_change_26_holding_25_27": 25 - (25 + 27),
     "p28_start": comb(32, 9) / comb(33, 9),
     "p27_28_29_start": comb(30, 9) / comb(33, 9),
     # 20 seen, 13 unseen of which 9 removed: 28 must avoid the 9 removed among 13.
@@ -305,6 +309,7 @@ def test_exercises_by_lesson() -> None:
     by_lesson = [
         exercises(lesson)
         for lesson in (
+            "01_play",
             "02_chances_under_removed_cards",
             "03_runs_exact_vs_simulated",
             "04_chip_value",
