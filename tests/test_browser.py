@@ -21,7 +21,6 @@ import contextlib
 import itertools
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,35 +30,15 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
+from browser_support import CHROMIUM, CLICK_GAP_S, chromium_page, free_port
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "01_play.ipynb"
 TEMPLATES = ROOT / "share" / "jupyter"  # share/jupyter/voila/templates/nothanks
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-# A second click within PlayTable's double-click window (0.3 s) is ignored on purpose.
-CLICK_GAP_S = 0.35
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_until_up(url: str, proc: subprocess.Popen[bytes], timeout: float = 45.0) -> None:
@@ -123,40 +102,6 @@ def voila_url(tmp_path: Path) -> Iterator[str]:
     """The play notebook served by Voilà."""
     with serve(NOTEBOOK, tmp_path / "voila.log") as url:
         yield url
-
-
-class Offline:
-    """Aborts and records every request a page makes to a host other than the local server."""
-
-    def __init__(self, page: Any) -> None:
-        self.foreign: list[str] = []
-        page.route("**/*", self._route)
-
-    def _route(self, route: Any) -> None:
-        url = route.request.url
-        host = urlparse(url).hostname
-        if url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.foreign.append(url)
-            route.abort()
-
-
-@contextlib.contextmanager
-def chromium_page() -> Iterator[tuple[Any, Offline, list[str]]]:
-    """A 1024-px-wide page in headless Chromium, watched for foreign requests and JS errors."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1024, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            yield page, Offline(page), errors
-        finally:
-            browser.close()
 
 
 # The play table's highlighted rows (a replay further down the lesson highlights its own).

@@ -25,12 +25,10 @@ Skips when Debian's ``/usr/bin/chromium``, Playwright or JupyterLab is missing; 
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,25 +39,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
+from browser_support import CHROMIUM, CLICK_GAP_S, chromium_page, free_port
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-# A second click within PlayTable's double-click window (0.3 s) is ignored on purpose.
-CLICK_GAP_S = 0.35
 # JupyterLab's own settings: no "get notified about news?" toast, no update check.
 LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
@@ -67,13 +52,6 @@ LAB_SETTINGS = {
         "checkForUpdates": False,
     },
 }
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def notebook(path: Path, *sources: str) -> str:
@@ -194,39 +172,6 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             stop(proc)
 
 
-class Offline:
-    """Aborts and records every request a page makes to a host other than the local server."""
-
-    def __init__(self, page: Any) -> None:
-        self.foreign: list[str] = []
-        page.route("**/*", self._route)
-
-    def _route(self, route: Any) -> None:
-        url = route.request.url
-        host = urlparse(url).hostname
-        if url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.foreign.append(url)
-            route.abort()
-
-
-@contextlib.contextmanager
-def chromium_page() -> Iterator[tuple[Any, Offline, list[str]]]:
-    """A 1024-px-wide page in headless Chromium, watched for foreign requests and JS errors."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1024, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            yield page, Offline(page), errors
-        finally:
-            browser.close()
-
-
 def open_and_run(page: Any, lab: Lab, name: str) -> Any:
     """Open notebook `name` in a workspace of its own and run all its cells from the Run menu.
 
@@ -331,7 +276,7 @@ def test_explorers_follow_clicks_after_a_reload_in_lab(lab: Lab) -> None:
         "nt.widgets.ProbabilityExplorer()",
         "nt.widgets.ChipValueExplorer(card=20, pot=3, hand=(21,))",
     )
-    with chromium_page() as (page, offline, errors):
+    with chromium_page(console_errors=False) as (page, offline, errors):
         panel = open_and_run(page, lab, name)
         page.locator(DRAWN.format(kind="in-play")).wait_for(timeout=60_000)
         page.locator(DRAWN.format(kind="gaps")).wait_for(timeout=15_000)
@@ -412,7 +357,7 @@ def test_play_table_round_to_play_again_in_lab(lab: Lab) -> None:
         "import nothanks_lab as nt",
         "nt.widgets.PlayTable(seed=1, bot_delay=0)",
     )
-    with chromium_page() as (page, offline, errors):
+    with chromium_page(console_errors=False) as (page, offline, errors):
         panel = open_and_run(page, lab, name)
         take = panel.get_by_role("button", name="Take", exact=True)
         no_thanks = panel.get_by_role("button", name="No Thanks!", exact=True)
@@ -495,7 +440,7 @@ def explorer_with_a_hand(page: Any, lab: Lab, name: str) -> None:
 
 
 def test_card_labels_readable_at_1024px_in_lab(lab: Lab) -> None:
-    with chromium_page() as (page, offline, _errors):
+    with chromium_page(console_errors=False) as (page, offline, _errors):
         explorer_with_a_hand(page, lab, "labels.ipynb")
         fig_box, _area, ticks = in_play_layout(page)
         assert [int(t[0]) for t in ticks] == list(range(3, 36)), ticks
@@ -515,7 +460,7 @@ PLOT_FILLS_FIGURE = """() => {
 
 
 def test_figure_follows_the_panel_width_in_lab(lab: Lab) -> None:
-    with chromium_page() as (page, offline, _errors):
+    with chromium_page(console_errors=False) as (page, offline, _errors):
         explorer_with_a_hand(page, lab, "resize.ipynb")
         assert page.evaluate(PLOT_FILLS_FIGURE)
         before = in_play_layout(page)[0]["width"]
