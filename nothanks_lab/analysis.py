@@ -27,6 +27,7 @@ from .engine import Action, Game, SeedLike
 from .play import ask, check_policies, policy_name
 from .probability import Estimate
 from .rules import Rules
+from .stats import mean_interval, paired_interval, proportion_interval
 from .view import PlayerView, position_state
 
 __all__ = [
@@ -45,30 +46,17 @@ __all__ = [
     "take_pass_surface",
 ]
 
-#: Two-sided 95% normal quantile, used for every interval of this module.
-Z95 = 1.959963984540054
-
 
 # ------------------------------------------------------------------------ estimates
 def _mean_estimate(x: np.ndarray) -> Estimate:
-    """Mean of `x` with a normal-theory 95% interval (n is in the hundreds or more)."""
-    x = np.asarray(x, dtype=np.float64)
-    n = len(x)
-    m = float(x.mean())
-    h = Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-    return Estimate(m, m - h, m + h, n)
+    """Mean of `x` with its Student-t 95% interval (:func:`nothanks_lab.stats.mean_interval`)."""
+    return mean_interval(np.asarray(x, dtype=np.float64))
 
 
 def _proportion_estimate(hits: np.ndarray) -> Estimate:
-    """A proportion with its Wilson 95% interval (sound near 0 and 1, unlike the normal one)."""
-    n = len(hits)
-    p = float(np.mean(hits))
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    h = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    low = 0.0 if p == 0 else max(0.0, centre - h)  # exact ends, free of rounding dust
-    high = 1.0 if p == 1 else min(1.0, centre + h)
-    return Estimate(p, low, high, n)
+    """A proportion with scipy's Wilson 95% interval (sound near 0 and 1, unlike the normal one)."""
+    hits = np.asarray(hits)
+    return proportion_interval(int(np.count_nonzero(hits)), len(hits), method="wilson")
 
 
 # ------------------------------------------------------------------------ compiled rollouts
@@ -274,8 +262,8 @@ def _widest(scores: dict[bool, list[np.ndarray]], seat: int) -> float:
     got = {m: np.concatenate(v)[:, seat] for m, v in scores.items()}
     widths = [_mean_estimate(x).half_width for x in got.values()]
     if len(got) == 2:
-        widths.append(_mean_estimate(got[True] - got[False]).half_width)
-    return max(widths)
+        widths.append(paired_interval(got[True], got[False]).half_width)
+    return max(math.inf if math.isnan(w) else w for w in widths)  # one rollout: no interval
 
 
 def sample_face_down(view: PlayerView, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -368,9 +356,9 @@ def evaluate_position(
     score_diff = win_diff = None
     if view.can_pass:
         t, p = all_scores[True], all_scores[False]
-        score_diff = _mean_estimate(t[:, seat] - p[:, seat])
-        win_diff = _mean_estimate(
-            _winners(t, seat).astype(np.float64) - _winners(p, seat).astype(np.float64)
+        score_diff = paired_interval(t[:, seat], p[:, seat])
+        win_diff = paired_interval(
+            _winners(t, seat).astype(np.float64), _winners(p, seat).astype(np.float64)
         )
     names = sorted({policy_name(p) for p in table})
     return PositionEvaluation(
@@ -427,7 +415,7 @@ class ChipValue:
         if extra == 0:
             raise ValueError("per_chip needs a positive value among extra_chips")
         e = self.score_change[(n_players, extra)]
-        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n)
+        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n, e.level)
 
     def to_records(self) -> list[dict[str, float]]:
         """One dict per (players, extra): the estimates and their 95% interval ends."""
@@ -516,8 +504,8 @@ def chip_value(
             sc, w = results[e]
             score[(p, e)] = _mean_estimate(sc)
             win[(p, e)] = _proportion_estimate(w)
-            score_change[(p, e)] = _paired(sc - results[0][0])
-            win_change[(p, e)] = _paired(w - results[0][1])
+            score_change[(p, e)] = paired_interval(sc, results[0][0])
+            win_change[(p, e)] = paired_interval(w, results[0][1])
     return ChipValue(
         n_players=counts,
         extra_chips=extras,
@@ -528,13 +516,6 @@ def chip_value(
         n_games=n_games,
         policy=" / ".join(sorted(names)),
     )
-
-
-def _paired(d: np.ndarray) -> Estimate:
-    """Mean of paired differences; exactly zero (a zero-width interval) when all are zero."""
-    if not d.any():
-        return Estimate(0.0, 0.0, 0.0, len(d))
-    return _mean_estimate(d)
 
 
 # ------------------------------------------------------------------------ surfaces

@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
-from math import comb, sqrt
+from math import comb
 from typing import NamedTuple
 
 import numpy as np
 
 from .rules import Rules
+from .stats import Interval, mean_interval, proportion_interval
 from .validate import check_number, check_sequence, is_int, make_rng
 from .view import PlayerView
 
@@ -509,55 +510,15 @@ def expected_run_count(rules: Rules | None = None, *, seen: Seen = ()) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-class Estimate(NamedTuple):
-    """A simulated value with a confidence interval (Wilson for chances, t for means)."""
-
-    value: float
-    """The point estimate: a sample proportion or a sample mean."""
-    low: float
-    """Lower end of the confidence interval."""
-    high: float
-    """Upper end of the confidence interval."""
-    n: int
-    """Simulated rounds behind the estimate."""
-
-    def covers(self, x: float) -> bool:
-        """True when `x` lies inside the interval (ends included)."""
-        return self.low <= x <= self.high
-
-    @property
-    def half_width(self) -> float:
-        """Half the interval's width: the "plus or minus" of the estimate."""
-        return (self.high - self.low) / 2
+#: A simulated value with its confidence interval: the package's one interval type,
+#: :class:`nothanks_lab.stats.Interval` (``value``, ``low``, ``high``, ``n``, ``level``).
+Estimate = Interval
 
 
 def _wilson(successes: np.ndarray, n: int, level: float) -> list[Estimate]:
-    """Wilson score intervals for proportions `successes / n` (one per entry)."""
-    from scipy import stats  # imported on first use: it costs most of the package's import time
-
-    z = float(stats.norm.ppf(0.5 + level / 2))
-    k = np.asarray(successes, dtype=float)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = np.clip(centre - half, 0.0, 1.0)
-    high = np.clip(centre + half, 0.0, 1.0)
-    return [
-        Estimate(float(pi), float(lo), float(hi), n)
-        for pi, lo, hi in zip(p.ravel(), low.ravel(), high.ravel(), strict=True)
-    ]
-
-
-def _t_mean(x: np.ndarray, level: float) -> Estimate:
-    """Sample mean with a Student-t interval."""
-    n = len(x)
-    mean = float(np.mean(x))
-    se = float(np.std(x, ddof=1)) / sqrt(n)
-    from scipy import stats
-
-    half = float(stats.t.ppf(0.5 + level / 2, df=n - 1)) * se
-    return Estimate(mean, mean - half, mean + half, n)
+    """Wilson intervals (scipy's) for the proportions `successes / n`, one per entry."""
+    k = np.asarray(successes, dtype=np.int64).ravel()
+    return [proportion_interval(int(ki), n, level=level, method="wilson") for ki in k]
 
 
 def sample_removed(
@@ -791,7 +752,7 @@ def mc_expected_card_points_all(
     rules, seen_set = _resolve_seen(seen, rules)
     values = np.array(rules.cards, dtype=np.int64)
     points = _simulate(lambda x: _run_starts(x) @ values, n, seen_set, rules, seed)
-    return _t_mean(points, level)
+    return mean_interval(points, level=level)
 
 
 def mc_expected_run_count(
@@ -806,7 +767,7 @@ def mc_expected_run_count(
     n, level = _check_n(n, least=2), _check_level(level)
     rules, seen_set = _resolve_seen(seen, rules)
     runs = _simulate(lambda x: _run_starts(x).sum(axis=1), n, seen_set, rules, seed)
-    return _t_mean(runs, level)
+    return mean_interval(runs, level=level)
 
 
 class ConvergenceRow(NamedTuple):

@@ -41,7 +41,7 @@ import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, _seed_sequence, evaluate_position
 from .engine import Action, Game, SeedLike, check_seat
-from .probability import Estimate
+from .stats import Interval
 from .view import PlayerView
 
 __all__ = ["LABELS", "THRESHOLDS", "MoveReview", "Review", "Thresholds", "review"]
@@ -93,7 +93,7 @@ ROLLOUT_BOT = "linear"
 #: Rollouts per move when a decision's label is not settled by the first quarter of them.
 DEFAULT_ROLLOUTS = 8000
 
-_ZERO = Estimate(0.0, 0.0, 0.0, 0)
+_ZERO = Interval(0.0, 0.0, 0.0, 0)
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,10 @@ class MoveReview:
     """Expected final score and win chance after Take, with 95% intervals."""
     no_thanks: MoveValue | None
     """The same after No Thanks!; None when the seat had no chip (Take forced)."""
-    cost_estimate: Estimate
+    cost_estimate: Interval
     """Expected points the move played loses against the better move, with its 95% interval
     (exactly 0 for the better move)."""
-    win_cost: Estimate
+    win_cost: Interval
     """Win chance the move played loses against the better move, with its 95% interval
     (0 for the better move; it may be negative: the move with the lower expected score is not
     always the one that wins most often)."""
@@ -213,12 +213,13 @@ class Review:
     """Wall-clock time of the review."""
 
     @property
-    def total_cost(self) -> Estimate:
+    def total_cost(self) -> Interval:
         """Expected points lost over the round, with a 95% interval (decisions independent)."""
         costs = [m.cost_estimate for m in self.moves]
         total = sum(c.value for c in costs)
         half = math.sqrt(sum(c.half_width**2 for c in costs))
-        return Estimate(total, max(0.0, total - half), total + half, self.n)
+        level = costs[0].level if costs else 0.95
+        return Interval(total, max(0.0, total - half), total + half, self.n, level)
 
     @property
     def choices(self) -> int:
@@ -331,14 +332,14 @@ def _judge(
         return MoveReview(index, view, action, Action.TAKE, ev.take, None, _ZERO, _ZERO, "good")
     best = ev.best
     if action is best:
-        cost = Estimate(0.0, 0.0, 0.0, d.n)
-        win_cost = Estimate(0.0, 0.0, 0.0, w.n)
+        cost = Interval(0.0, 0.0, 0.0, d.n, d.level)
+        win_cost = Interval(0.0, 0.0, 0.0, w.n, w.level)
     elif action is Action.TAKE:  # Take played, No Thanks! better: cost = take - pass
-        cost = Estimate(max(0.0, d.value), d.low, d.high, d.n)
-        win_cost = Estimate(-w.value, -w.high, -w.low, w.n)
+        cost = Interval(max(0.0, d.value), d.low, d.high, d.n, d.level)
+        win_cost = Interval(-w.value, -w.high, -w.low, w.n, w.level)
     else:  # No Thanks! played, Take better: cost = pass - take
-        cost = Estimate(max(0.0, -d.value), -d.high, -d.low, d.n)
-        win_cost = Estimate(w.value, w.low, w.high, w.n)
+        cost = Interval(max(0.0, -d.value), -d.high, -d.low, d.n, d.level)
+        win_cost = Interval(w.value, w.low, w.high, w.n, w.level)
     label = "good" if action is best else thresholds.label(cost.low)
     return MoveReview(index, view, action, best, ev.take, ev.no_thanks, cost, win_cost, label)
 

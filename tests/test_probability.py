@@ -560,3 +560,19 @@ def test_edge_rounds_fully_seen_and_nothing_removed():
     assert pr.p_all_in_play([1, 5], rules=none_removed) == 1.0
     np.testing.assert_array_equal(pr.run_count_pmf(none_removed), [0, 1])
     assert pr.sample_in_play(3, rules=none_removed, seed=1).all()
+
+
+# ------------------------------------------------------------------------ one interval type
+def test_estimate_is_the_package_interval_type_at_the_requested_level() -> None:
+    from nothanks_lab import stats
+
+    assert pr.Estimate is stats.Interval
+    est = pr.mc_p_all_in_play(28, n=2000, seed=1, level=0.9)
+    assert isinstance(est, stats.Interval) and est.level == 0.9 and est.n == 2000
+    k = round(est.value * 2000)
+    assert est == stats.proportion_interval(k, 2000, level=0.9, method="wilson")
+    assert str(est).endswith("(90%, n=2000)")
+    mean = pr.mc_expected_run_count(n=500, seed=2, level=0.99)
+    assert mean.level == 0.99 and "(99%, n=500)" in str(mean)
+    pmf = pr.mc_run_count_pmf(n=300, seed=3)
+    assert all(isinstance(e, stats.Interval) and e.level == 0.95 for e in pmf)

@@ -249,3 +249,14 @@ def test_installed_command_exits_zero(round_file: Path) -> None:
 
 def test_review_type_is_public() -> None:
     assert isinstance(nt.review(nt.Game(3, seed=1), 0), Review)
+
+
+def test_costs_are_the_package_interval_type() -> None:
+    from nothanks_lab.stats import Interval
+
+    g = round_of([35, *REST], [T])
+    r = nt.review(g, 0, seed=1, n=200)
+    (m,) = r.moves
+    assert isinstance(m.cost_estimate, Interval) and isinstance(m.win_cost, Interval)
+    assert m.cost_estimate.level == 0.95 and m.cost_estimate.n == 200
+    assert str(r.total_cost).endswith("(95%, n=200)")
