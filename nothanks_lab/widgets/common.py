@@ -1,0 +1,357 @@
+"""Shared parts of the notebook widgets: error line, seeds, figures, bot pickers."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import logging
+import traceback
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import ipywidgets as W
+import numpy as np
+
+from .. import render
+from ..bots import available_bots, bot_class, params_of
+from ..bots.base import Param
+from ..play import policy_name
+from ..table import (
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    MAX_TABLE_SEED,
+    BotSpec,
+    build_bot,
+    spec_label,
+)
+from ..validate import (
+    check_seed,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+log = logging.getLogger("nothanks_lab.widgets")
+
+
+def default_bot_name() -> str:
+    """The registry name of the default preset's bot."""
+    return DIFFICULTIES[DEFAULT_DIFFICULTY].bot[0]
+
+
+#: Longest pause between bot moves a table accepts, in seconds (its slider stops at 3).
+MAX_BOT_DELAY_S = 60.0
+
+
+def _table_seed(seed: object, name: str = "seed") -> int | None:
+    """A seed for a table's seed box: the one seed rule, as an int the box can show."""
+    seed = check_seed(seed, name)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(MAX_TABLE_SEED + 1))
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(1)[0]) % (MAX_TABLE_SEED + 1)
+    if seed is not None and seed > MAX_TABLE_SEED:
+        raise ValueError(
+            f"{name} must be at most {MAX_TABLE_SEED} (the seed box's limit); got {seed}"
+        )
+    return None if seed is None else int(seed)
+
+
+def _fresh_seed() -> int:
+    """A new small seed from OS entropy (never the global generator), easy to retype."""
+    return int(np.random.SeedSequence().entropy) % 1_000_000  # type: ignore[arg-type]  # an int
+
+
+def plain_message(exc: BaseException) -> str:
+    """One short line for a person: the error's own words, without the view dump or type.
+
+    >>> plain_message(ValueError("card 27 is already in your hand"))
+    'card 27 is already in your hand'
+    """
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    for cut in (" when shown ", "; it was shown ", "; it would be shown "):
+        text = text.split(cut)[0]
+    if not isinstance(exc, ValueError):
+        text = f"{type(exc).__name__}: {text} (details in the log)"
+    return text if len(text) <= 240 else text[:237] + "…"
+
+
+class ErrorLine:
+    """One line saying what went wrong, in plain words; tracebacks go to the log, not the page.
+
+    `guard` wraps a callback so an exception it raises is shown here instead of being lost;
+    with ``clear=True`` a callback that succeeds clears the line (the input is valid again).
+    """
+
+    def __init__(self) -> None:
+        self.widget = W.HTML()
+        self.widget.add_class("nothanks-errors")
+        self.messages: list[str] = []
+        """Every message shown, oldest first (for tests and notebooks)."""
+        self.tracebacks: list[str] = []
+        """The matching tracebacks, for developers."""
+
+    @property
+    def text(self) -> str:
+        """The message on display ("" when none)."""
+        return self.messages[-1] if self.messages and self.widget.value else ""
+
+    def report(self, exc: BaseException) -> None:
+        """Show `exc` as one line; keep and log its traceback."""
+        message = plain_message(exc)
+        tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        self.messages.append(message)
+        self.tracebacks.append(tb)
+        log.debug("%s\n%s", message, tb)  # for developers: logging.basicConfig(level=DEBUG)
+        self.widget.value = render.error_html(message)
+
+    def clear(self) -> None:
+        """Hide the shown message (the history stays in `messages`)."""
+        self.widget.value = ""
+
+    def guard(self, fn: F, clear: bool = False) -> F:
+        """Wrap a callback so that any exception it raises is shown here, not swallowed."""
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                out = fn(*args, **kwargs)
+            except Exception as exc:
+                self.report(exc)
+                return None
+            if clear:
+                self.clear()
+            return out
+
+        return wrapper  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- figures
+_figure_ids = itertools.count()
+
+
+def plotly_loader() -> W.Output:
+    """An ``Output`` that defines ``window.Plotly`` from the installed package (no network)."""
+    out = W.Output(layout=W.Layout(height="0px", overflow="hidden"))
+    out.outputs = (_html_output(render.plotly_js_html(), "plotly.js"),)
+    return out
+
+
+def _html_output(html: str, text: str) -> dict[str, Any]:
+    return {
+        "output_type": "display_data",
+        "data": {"text/html": html, "text/plain": text},
+        "metadata": {},
+    }
+
+
+class FigureArea:
+    """A figure redrawn as a whole into an ``Output``, as wide as the page.
+
+    `figure` is the last ``go.Figure`` shown (None when hidden); `html` its markup.
+    """
+
+    def __init__(self, height: int = 420) -> None:
+        self.height = height
+        self.output = W.Output(layout=W.Layout(width="100%"))
+        self.figure: Any = None
+        self.html = ""
+        self.draws = 0
+
+    def show(self, fig: Any) -> None:
+        """Draw `fig` in place of the previous figure."""
+        self.draws += 1
+        div = f"nothanks-fig-{next(_figure_ids)}"
+        self.html = render.figure_html(fig, div, self.height)
+        self.figure = fig
+        title = fig.layout.title.text or "figure"
+        self.output.outputs = (_html_output(self.html, f"<{title}>"),)
+        self.output.layout.display = ""
+
+    def hide(self) -> None:
+        """Hide the figure (its inputs are no longer valid)."""
+        self.figure = None
+        self.output.layout.display = "none"
+
+
+# --------------------------------------------------------------------------- bot pickers
+#: The few parameters a student would change, per bot; the rest sit under "advanced".
+STUDENT_PARAMS: dict[str, tuple[str, ...]] = {
+    "marginal": ("threshold",),
+    "random": ("p_take",),
+    "heuristic": ("threshold", "pot_weight"),
+    "expectation": ("chip_value", "scarcity"),
+    "search": ("n_rollouts",),
+    "best": ("n_rollouts",),
+    "linear": (),
+}
+
+
+def bot_label(name: str) -> str:
+    """A dropdown label: the bot's name and the difficulty preset it stands for, if any.
+
+    >>> bot_label("best"), bot_label("random")
+    ('best (hard)', 'random')
+    """
+    levels = [d.name for d in DIFFICULTIES.values() if d.bot[0] == name and not d.bot[1]]
+    levels += [
+        d.name
+        for d in DIFFICULTIES.values()
+        if d.bot[0] == name
+        and d.bot[1]
+        and all(params_of(name)[k].default == v for k, v in d.bot[1].items())
+    ]
+    return f"{name} ({levels[0]})" if levels else name
+
+
+def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
+    """A slider (or checkbox) for a declared bot parameter, spanning its allowed range."""
+    value = param.default if value is None else value
+    style = {"description_width": "10em"}
+    layout = W.Layout(width="26em", max_width="100%")
+    if param.kind is bool:
+        return W.Checkbox(
+            value=bool(value),
+            description=param.name,
+            tooltip=param.doc,
+            style=style,
+            layout=layout,
+        )
+    if param.kind is int:
+        return W.IntSlider(
+            value=int(value),
+            min=int(param.low),
+            max=int(param.high),
+            description=param.name,
+            tooltip=param.doc,
+            continuous_update=False,
+            style=style,
+            layout=layout,
+        )
+    return W.FloatSlider(
+        value=float(value),
+        min=float(param.low),
+        max=float(param.high),
+        step=(float(param.high) - float(param.low)) / 100 or 0.01,
+        description=param.name,
+        tooltip=param.doc,
+        continuous_update=False,
+        style=style,
+        layout=layout,
+    )
+
+
+_WRAP = W.Layout(display="flex", flex_flow="row wrap", align_items="center", width="100%")
+
+
+class BotPicker:
+    """One seat's bot: a dropdown of registered bots, its main parameters, the rest collapsed.
+
+    The few parameters a student would change (`STUDENT_PARAMS`) show beside the dropdown;
+    the others sit in a collapsed "advanced" section whose rows wrap inside the page width.
+    A policy object given as `spec` is offered as an extra choice (``"custom: <name>"``).
+    """
+
+    CUSTOM = "custom"
+
+    def __init__(self, label: str, spec: BotSpec | None = None) -> None:
+        self.custom: Any = None
+        self.label_text = label
+        self.label = W.HTML(f"<b>{render.escape(label)}</b>", layout=W.Layout(width="5em"))
+        self.dropdown = W.Dropdown(layout=W.Layout(width="13em"))
+        self.main_box = W.Box(layout=_WRAP)
+        self.advanced_box = W.Box(layout=_WRAP)
+        self.advanced = W.Accordion(children=[self.advanced_box], selected_index=None)
+        self.advanced.layout = W.Layout(width="100%")
+        self._initial: dict[str, Any] = {}
+        self.set_spec(spec)
+        self.dropdown.observe(self._on_name, names="value")
+        self.widget = W.VBox(
+            [W.Box([self.label, self.dropdown, self.main_box], layout=_WRAP), self.advanced],
+            layout=W.Layout(width="100%", margin="0 0 .4em 0"),
+        )
+
+    def set_spec(self, spec: BotSpec | None) -> None:
+        """Show `spec` (a name, ``(name, params)`` or a policy); `ValueError` if it is none."""
+        params: Mapping[str, Any] = {}
+        custom = None
+        if spec is None:
+            name = default_bot_name()
+        elif isinstance(spec, str):
+            name = spec
+        elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+            name, params = spec[0], dict(spec[1])
+        elif callable(getattr(spec, "act", None)):
+            custom, name = spec, self.CUSTOM
+        else:
+            raise ValueError(
+                f"{self.label_text}: a bot is a registered name, (name, params) or an object "
+                f"with act(view); got {spec!r}"
+            )
+        if name != self.CUSTOM:
+            bot_class(name)  # ValueError naming the available bots
+            known = params_of(name)
+            unknown = sorted(set(params) - set(known))
+            if unknown:
+                raise ValueError(
+                    f"{self.label_text}: bot {name!r} has no parameter {', '.join(unknown)}; "
+                    f"allowed: {', '.join(known) or 'none'}"
+                )
+        if custom is not None or self.custom is None:
+            self.custom = custom if custom is not None else self.custom
+        options = [(bot_label(n), n) for n in available_bots()]
+        if self.custom is not None:
+            options.insert(0, (f"custom: {policy_name(self.custom)}", self.CUSTOM))
+        self._initial = dict(params)
+        if list(self.dropdown.options) != options:
+            self.dropdown.options = options
+        self.dropdown.value = name
+        self._build_params()
+        self._initial = {}
+
+    @property
+    def name(self) -> str:
+        """The chosen registry name (or ``"custom"``)."""
+        return str(self.dropdown.value)
+
+    @property
+    def sliders(self) -> list[W.ValueWidget]:
+        """Every parameter control, main ones first."""
+        return [*self.main_box.children, *self.advanced_box.children]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Values of the parameter controls."""
+        return {w.description: w.value for w in self.sliders}
+
+    def _build_params(self) -> None:
+        if self.name == self.CUSTOM:
+            self.main_box.children = self.advanced_box.children = ()
+            self.advanced.layout.display = "none"
+            return
+        declared = params_of(self.name)
+        main = STUDENT_PARAMS.get(self.name, tuple(declared)[:2])
+        self.main_box.children = tuple(
+            param_widget(declared[n], self._initial.get(n)) for n in main if n in declared
+        )
+        rest = [n for n in declared if n not in main]
+        self.advanced_box.children = tuple(
+            param_widget(declared[n], self._initial.get(n)) for n in rest
+        )
+        self.advanced.set_title(0, f"advanced: {len(rest)} more settings of {self.name}")
+        self.advanced.layout.display = "" if rest else "none"
+
+    def _on_name(self, change: Mapping[str, Any]) -> None:
+        self._build_params()
+
+    def spec_value(self) -> BotSpec:
+        """The chosen bot as a spec: ``(name, params)`` or the custom policy."""
+        if self.name == self.CUSTOM:
+            return self.custom
+        return (self.name, self.params)
+
+    def spec(self) -> str:
+        """A short description naming only changed settings, e.g. ``"marginal(threshold=4)"``."""
+        return spec_label(self.spec_value())
+
+    def make(self, seed: np.random.SeedSequence | None = None) -> Any:
+        """Build the chosen bot; a randomized bot draws from its own generator seeded by `seed`."""
+        return build_bot(self.spec_value(), seed)
