@@ -19,10 +19,9 @@ from .run import (
     _check_rules,
     _check_seed,
     _Plan,
-    _run_plans,
 )
 from .tables import _fmt_ci, _frame, _html_table, _text_table
-from .tournament import _check_first_player, _default_chunk_size, _opponent_field, _result
+from .tournament import _check_first_player, _opponent_field, _play_plans
 
 
 def _candidate_factory(make_candidate: Any) -> Callable[..., Any]:
@@ -191,21 +190,20 @@ def sweep(
     ops, positions = _opponent_field(opponents, n_players)
     lineups = ((0, *positions),)
     plans = [_Plan((make_policy(build(**p)), *ops), lineups) for p in points]
-    chunk_size = _default_chunk_size(plans, chunk_size)
-    sums = _run_plans(
-        plans,
-        n_games=n_games,
-        seed=seed,
-        rules=rules,
-        first_player=first_player,
-        chunk_size=chunk_size,
-        executor=executor,
-        workers=workers,
-        progress=progress,
-        desc="sweep",
-    )
     results = tuple(
-        _result(plan, n_players, n_games, seed, confidence, s, rules, first_player, chunk_size)
-        for plan, s in zip(plans, sums, strict=True)
+        _play_plans(
+            plans,
+            n_players=n_players,
+            n_games=n_games,
+            seed=seed,
+            confidence=confidence,
+            rules=rules,
+            first_player=first_player,
+            chunk_size=chunk_size,
+            executor=executor,
+            workers=workers,
+            progress=progress,
+            desc="sweep",
+        )
     )
     return SweepResult(tuple(points), results)

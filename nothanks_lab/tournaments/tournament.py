@@ -20,7 +20,6 @@ from .run import (
     _lineups,
     _Plan,
     _run_plans,
-    _Sums,
 )
 
 
@@ -90,11 +89,12 @@ def tournament(
     confidence = _check_confidence(confidence)
     seed = _check_seed(seed)
     plan = _Plan(policies, _lineups(len(policies), n_players, lineups))
-    chunk_size = _default_chunk_size([plan], chunk_size)
-    (sums,) = _run_plans(
+    (result,) = _play_plans(
         [plan],
+        n_players=n_players,
         n_games=n_games,
         seed=seed,
+        confidence=confidence,
         rules=rules,
         first_player=first_player,
         chunk_size=chunk_size,
@@ -103,9 +103,7 @@ def tournament(
         progress=progress,
         desc="tournament",
     )
-    return _result(
-        plan, n_players, n_games, seed, confidence, sums, rules, first_player, chunk_size
-    )
+    return result
 
 
 def _default_chunk_size(plans: Sequence[_Plan], chunk_size: int | None) -> int:
@@ -116,30 +114,51 @@ def _default_chunk_size(plans: Sequence[_Plan], chunk_size: int | None) -> int:
     return _check_int(chunk_size, "chunk_size", 1)
 
 
-def _result(
-    plan: _Plan,
+def _play_plans(
+    plans: Sequence[_Plan],
+    *,
     n_players: int,
     n_games: int,
     seed: int,
     confidence: float,
-    sums: _Sums,
     rules: Rules,
     first_player: int,
-    chunk_size: int,
-) -> TournamentResult:
-    return TournamentResult(
-        unique_names(plan.policies),
-        n_players,
-        n_games,
-        seed,
-        plan.lineups,
-        confidence,
-        sums,
-        plan.policies,
-        rules,
-        first_player,
-        chunk_size,
+    chunk_size: int | None,
+    executor: Any,
+    workers: int | None,
+    progress: bool | None,
+    desc: str,
+) -> list[TournamentResult]:
+    """Play every plan on the same deals; one `TournamentResult` per plan (checked arguments)."""
+    chunk_size = _default_chunk_size(plans, chunk_size)
+    sums = _run_plans(
+        plans,
+        n_games=n_games,
+        seed=seed,
+        rules=rules,
+        first_player=first_player,
+        chunk_size=chunk_size,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        desc=desc,
     )
+    return [
+        TournamentResult(
+            unique_names(plan.policies),
+            n_players,
+            n_games,
+            seed,
+            plan.lineups,
+            confidence,
+            s,
+            plan.policies,
+            rules,
+            first_player,
+            chunk_size,
+        )
+        for plan, s in zip(plans, sums, strict=True)
+    ]
 
 
 def _check_first_player(first_player: object, n_players: int) -> int:
