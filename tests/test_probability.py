@@ -474,6 +474,72 @@ def test_wilson_interval_matches_scipy():
     assert close(est.low, ci.low) and close(est.high, ci.high)
 
 
+@pytest.mark.parametrize(
+    ("rules", "seen", "hand"),
+    [(STANDARD, (27, 29), (20, 23, 27, 29)), (SMALL, (), (2, 5, 9)), (TINY, (2, 3, 5), (2, 5))],
+    ids=["standard", "small", "tiny"],
+)
+def test_twins_count_the_sampled_rounds_whatever_the_batch(monkeypatch, rules, seen, hand):
+    """Every twin, its rounds drawn in many small batches, equals its statistic counted by hand
+    (with `runs` and `card_points`) over the same rounds drawn at once."""
+    from nothanks_lab import stats
+    from nothanks_lab.probability import montecarlo
+
+    n, seed, level = 100, 11, 0.9
+    monkeypatch.setattr(montecarlo, "_BATCH", 7)  # 15 batches, the last one short
+
+    def rounds(seen) -> list[list[int]]:
+        """The in-play cards of the `n` rounds a twin samples, drawn at once."""
+        masks = pr.sample_in_play(n, seen, rules, seed=seed)
+        return [[c for c, kept in zip(rules.cards, row, strict=True) if kept] for row in masks]
+
+    in_play = rounds(seen)
+    kw = dict(n=n, seed=seed, level=level)
+
+    def shares(hits) -> list[stats.Interval]:
+        return [stats.proportion_interval(int(k), n, level=level, method="wilson") for k in hits]
+
+    def tally(values, size) -> list[stats.Interval]:
+        return shares([sum(v == i for v in values) for i in range(size)])
+
+    asked = [rules.low_card + 1, rules.high_card - 1]
+    assert (
+        pr.mc_p_all_in_play(asked, seen, rules, **kw)
+        == shares([sum(all(c in cards for c in asked) for cards in in_play)])[0]
+    )
+    unseen_asked = [c for c in asked if c not in seen]
+    assert pr.mc_removed_count_pmf(asked, seen, rules, **kw) == tally(
+        [sum(c not in cards for c in unseen_asked) for cards in in_play], len(unseen_asked) + 1
+    )
+    each = pr.mc_p_in_play_each(seen, rules, **kw)
+    assert list(each.values()) == shares([sum(c in s for s in in_play) for c in rules.cards])
+    n_runs = [len(runs(cards)) for cards in in_play]
+    longest = [max(len(r) for r in runs(cards)) for cards in in_play]
+    assert pr.mc_run_count_pmf(rules, seen=seen, **kw) == tally(
+        n_runs, len(pr.run_count_pmf(rules))
+    )
+    assert pr.mc_longest_run_pmf(rules, seen=seen, **kw) == tally(longest, rules.n_in_play + 1)
+    assert (
+        pr.mc_p_longest_run_at_least(3, rules, seen=seen, **kw)
+        == shares([sum(x >= 3 for x in longest)])[0]
+    )
+    points = [nt.card_points(cards) for cards in in_play]
+    assert pr.mc_expected_card_points_all(rules, seen=seen, **kw) == stats.mean_interval(
+        points, level=level
+    )
+    assert pr.mc_expected_run_count(rules, seen=seen, **kw) == stats.mean_interval(
+        n_runs, level=level
+    )
+    # A hand was turned face up, so the gap twin samples the rounds given it too.
+    gaps = pr.gaps(hand, rules)
+    fillable = pr.mc_p_gap_fillable(hand, seen, rules, **kw)
+    assert list(fillable) == gaps and gaps
+    given_hand = rounds(set(seen) | set(hand))
+    assert list(fillable.values()) == shares(
+        [sum(all(c in cards for c in gap) for cards in given_hand) for gap in gaps]
+    )
+
+
 def test_convergence_table_narrows_and_repeats():
     exact = pr.p_all_in_play(28, seen=[27, 29])
     mc = partial(pr.mc_p_all_in_play, 28, [27, 29])
