@@ -62,7 +62,7 @@ def test_rollouts_play_out_from_position_like_the_engine() -> None:
 
 
 def test_compiled_rollouts_use_the_variant_s_constants() -> None:
-    # The milker and the linear bot read the rule set's constants from their params: compiled
+    # The heuristic bot and the linear bot read the rule set's constants from their params: compiled
     # rollouts of a variant must get the variant's, as the engine's bots do.
     from nothanks_lab.bots import HeuristicBot, LinearBot
 
@@ -249,6 +249,25 @@ def test_chip_value_bad_input(kwargs: dict, match: str) -> None:
         an.chip_value(**kwargs)
 
 
+def test_chip_value_deals_come_from_the_one_dealer() -> None:
+    # Player count k plays games 0..n-1 of the stream of nothanks_lab.deals seeded by the k-th
+    # child of the seed, deal i starting at seat i % players: `simulate` on those very decks,
+    # with the same first players, gives seat 0 the same baseline scores.
+    from nothanks_lab.deals import deal_decks
+
+    n = 61
+    cv = an.chip_value((4, 3), extra_chips=(0, 2), n_games=n, seed=11)
+    for p, child in zip((4, 3), np.random.SeedSequence(11).spawn(2), strict=True):
+        decks = deal_decks(nt.Rules(), child, start=0, count=n)
+        seat0 = np.empty(n)
+        for first in range(p):
+            rows = np.arange(first, n, p)
+            sim = nt.simulate([MarginalCostBot(10)] * p, decks=decks[rows], first_player=first)
+            seat0[rows] = sim.scores[:, 0]
+        assert cv.score[(p, 0)].value == pytest.approx(seat0.mean(), abs=1e-12)
+        assert cv.score[(p, 0)].n == n
+
+
 # ------------------------------------------------------------------------ surfaces
 def test_immediate_surface_is_the_bookkeeping_of_one_move() -> None:
     hand = (27, 29)
@@ -333,6 +352,32 @@ def test_bot_boundary_asks_the_bot_with_views() -> None:
     assert len(seen) == 6 and all(isinstance(v, nt.PlayerView) for v in seen)
     assert {(v.active_card, v.pot) for v in seen} == {(c, p) for c in (10, 11) for p in (0, 4, 8)}
     assert all(v.my_hand == (12,) and v.n_players == 5 and v.is_my_turn for v in seen)
+
+
+def test_bot_boundary_skips_the_cards_other_seats_hold() -> None:
+    # A card in another seat's hand cannot be the active one: the rows leave it out, as they
+    # leave out the deciding seat's own cards (a full range of cards used to raise).
+    others = [(3, 20), ()]
+    b = an.bot_boundary(MarginalCostBot(5), range(3, 36), [0, 5], (10, 11), other_hands=others)
+    assert b.cards == tuple(c for c in range(3, 36) if c not in (3, 10, 11, 20))
+    with pytest.raises(ValueError, match="other hands"):
+        an.bot_boundary(MarginalCostBot(5), [3, 10], [0], (10,), other_hands=others)
+    with pytest.raises(ValueError, match="my_chips"):
+        an.bot_boundary(MarginalCostBot(5), [20], [0], my_chips=0)
+
+
+def test_every_name_stays_importable_from_the_package() -> None:
+    # analysis became a package by question; what was importable from it still is.
+    import importlib
+
+    names = [*an.__all__, "Estimate", "_mean_estimate", "_play_out", "_proportion_estimate"]
+    names += ["_seed_sequence", "sample_face_down", "warm_up"]
+    for name in names:
+        assert getattr(an, name) is not None, name
+    for sub in ("rollout", "evaluation", "chips", "surfaces"):
+        module = importlib.import_module(f"nothanks_lab.analysis.{sub}")
+        assert module.__doc__ and len(module.__doc__) > 300  # opens with a paragraph on its role
+        assert set(module.__all__) <= set(an.__all__)
 
 
 def test_position_view_checks_its_input() -> None:

@@ -1,0 +1,354 @@
+"""Position evaluation: what Take and No Thanks! are each worth to the seat to act, here.
+
+A position is a seat's view (from a game, or built from a description by `position_view`).
+The value of each move is estimated by rollouts: the face-down cards are sampled from the cards
+the seat has not seen, the only thing it does not know (`sample_face_down`); the same samples
+serve both moves (common random numbers, so Take − No Thanks! gets a tight paired interval);
+and every seat is played out by a rollout policy on the shared playout of
+:mod:`nothanks_lab.analysis.rollout`. `evaluate_position` stops at a number of rollouts, a time
+budget or an interval width, and returns a `PositionEvaluation` holding each `MoveValue`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypedDict
+
+import numpy as np
+
+from ..engine import Action, Game, SeedLike
+from ..play import policy_name
+from ..probability import Estimate
+from ..rules import Rules
+from ..stats import paired_interval
+from ..view import PlayerView, position_state
+from .rollout import (
+    _check_count,
+    _mean_estimate,
+    _play_out,
+    _proportion_estimate,
+    _rng,
+    _table,
+    _winners,
+)
+
+__all__ = [
+    "MoveValue",
+    "PositionEvaluation",
+    "PositionSetup",
+    "evaluate_position",
+    "position_view",
+    "sample_face_down",
+    "warm_up",
+]
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """What one move is worth to the seat that makes it, estimated by rollouts."""
+
+    action: Action
+    """The move."""
+    score: Estimate
+    """Expected final score of the seat after this move (lower is better)."""
+    win: Estimate
+    """Chance the seat ends among the winners (ties shared: every lowest score wins)."""
+
+    def __str__(self) -> str:
+        s, w = self.score, self.win
+        return (
+            f"{self.action}: score {s.value:.2f} [{s.low:.2f}, {s.high:.2f}], "
+            f"win {w.value:.0%} [{w.low:.0%}, {w.high:.0%}]"
+        )
+
+
+@dataclass(frozen=True)
+class PositionEvaluation:
+    """Take versus No Thanks! in one position: each move's value and their difference."""
+
+    seat: int
+    """The seat to act, whose score and win chance are estimated."""
+    card: int
+    """The active card."""
+    pot: int
+    """Chips on it."""
+    take: MoveValue
+    """Value of taking."""
+    no_thanks: MoveValue | None
+    """Value of passing; None when the seat has no chip to pass with."""
+    score_diff: Estimate | None
+    """Expected score after Take minus after No Thanks! (negative: Take is better), paired."""
+    win_diff: Estimate | None
+    """Win chance after Take minus after No Thanks!, paired."""
+    n: int
+    """Rollouts per move (the same sampled face-down cards for both moves)."""
+    policy: str
+    """The rollout policies, by name."""
+    elapsed_s: float = field(default=0.0, compare=False)
+    """Wall-clock time the evaluation took."""
+
+    @property
+    def best(self) -> Action:
+        """The move with the lower expected final score (Take when it is the only move)."""
+        if self.score_diff is None or self.score_diff.value <= 0:
+            return Action.TAKE
+        return Action.PASS
+
+    @property
+    def confident(self) -> bool:
+        """Whether the score difference's 95% interval excludes zero."""
+        d = self.score_diff
+        return d is None or d.low > 0 or d.high < 0
+
+    def moves(self) -> dict[Action, MoveValue]:
+        """Every legal move's value, keyed by move."""
+        out = {Action.TAKE: self.take}
+        if self.no_thanks is not None:
+            out[Action.PASS] = self.no_thanks
+        return out
+
+    def __str__(self) -> str:
+        lines = [f"Seat {self.seat} on card {self.card} with {self.pot} chip(s) in the pot:"]
+        lines += [f"  {m}" for m in self.moves().values()]
+        d = self.score_diff
+        if d is None:
+            lines.append("  No chips left: Take is forced.")
+        else:
+            verdict = "clearly" if self.confident else "perhaps"
+            lines.append(
+                f"  Take − No Thanks!: {d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}] points"
+                f" -> {verdict} {self.best}"
+            )
+        lines.append(f"  ({self.n} rollouts per move, {self.policy}, {self.elapsed_s:.2f} s)")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        diff = "forced" if self.score_diff is None else f"{self.score_diff.value:+.2f}"
+        return (
+            f"PositionEvaluation(card={self.card}, pot={self.pot}, best={self.best.name}, "
+            f"take-pass={diff}, n={self.n})"
+        )
+
+
+def _widest(scores: dict[bool, list[np.ndarray]], seat: int) -> float:
+    """The widest half-width among the moves' mean scores and their paired difference."""
+    got = {m: np.concatenate(v)[:, seat] for m, v in scores.items()}
+    widths = [_mean_estimate(x).half_width for x in got.values()]
+    if len(got) == 2:
+        widths.append(paired_interval(got[True], got[False]).half_width)
+    return max(math.inf if math.isnan(w) else w for w in widths)  # one rollout: no interval
+
+
+def sample_face_down(view: PlayerView, n: int, rng: np.random.Generator) -> np.ndarray:
+    """int64[n, cards_left]: `n` guesses at the face-down cards, in turning order.
+
+    Each row is a uniformly random ordered choice of ``view.cards_left`` of the view's unseen
+    cards: exactly what the seat does not know (which unseen cards were removed, and the order).
+    """
+    unseen = np.array(view.unseen_cards, dtype=np.int64)
+    keys = rng.random((n, len(unseen)))
+    order = np.argsort(keys, axis=1)[:, : view.cards_left]
+    return unseen[order]
+
+
+def evaluate_position(
+    view: PlayerView,
+    policy: object | None = None,
+    *,
+    field: object | Sequence[object] | None = None,
+    n: int = 8000,
+    seed: SeedLike = None,
+    budget_s: float | None = None,
+    tol: float | None = None,
+    batch: int | None = None,
+) -> PositionEvaluation:
+    """Expected final score and win chance of Take and of No Thanks! for the seat to act.
+
+    Rollouts sample the face-down cards from what `view` has not seen, play the move, then
+    finish the round with `policy` in every seat (`field`, if given, in the other seats; by
+    default ``MarginalCostBot(10)``). Both moves share the same samples, so the difference
+    Take − No Thanks! has a tight paired interval. Sampling stops at `n` rollouts per move, or
+    earlier once `budget_s` seconds have passed or every score interval's half-width is at
+    most `tol` (at least one batch is always run). Batches hold 1000 rollouts on the compiled
+    kernel; a policy without a compiled decision plays through the engine (a few hundred
+    rounds a second) in batches of 8, so give it a `budget_s`.
+
+    >>> from nothanks_lab import Game
+    >>> g = Game(3, deck=range(3, 27))
+    >>> ev = evaluate_position(g.view(0), n=500, seed=1)
+    >>> ev.best.name, ev.n, ev.take.score.n == ev.no_thanks.score.n == 500
+    ('TAKE', 500, True)
+    """
+    if not isinstance(view, PlayerView):
+        raise ValueError(f"view must be a PlayerView; got {type(view).__name__}")
+    if view.is_over:
+        raise ValueError("the round in this view is over; there is no move to evaluate")
+    if not view.is_my_turn:
+        raise ValueError(
+            f"this view belongs to seat {view.seat}, but seat {view.current_player} is to act; "
+            "evaluate the acting seat's view"
+        )
+    n = _check_count(n, "n", low=2)
+    if batch is not None:
+        batch = _check_count(batch, "batch", low=2)
+    if budget_s is not None and not budget_s > 0:
+        raise ValueError(f"budget_s must be a positive number of seconds or None; got {budget_s!r}")
+    if tol is not None and not tol > 0:
+        raise ValueError(f"tol must be a positive number of points or None; got {tol!r}")
+    start = time.perf_counter()
+    table = _table(policy, field, view.seat, view.n_players)
+    if batch is None:
+        from ..fast import has_fast_path
+
+        batch = 1000 if all(has_fast_path(p) for p in table) else 8
+    rng = _rng(seed)
+    moves = (True, False) if view.can_pass else (True,)
+    seat = view.seat
+    scores: dict[bool, list[np.ndarray]] = {m: [] for m in moves}
+    done = 0
+    while done < n:
+        b = min(batch, n - done)
+        rests = sample_face_down(view, b, rng)
+        for take in moves:
+            s = position_state(view, rests, take)
+            scores[take].append(_play_out(s, table, view.rules))
+        done += b
+        if budget_s is not None and time.perf_counter() - start >= budget_s:
+            break
+        if tol is not None and _widest(scores, seat) <= tol:
+            break
+    all_scores = {m: np.concatenate(v) for m, v in scores.items()}
+    values = {
+        m: MoveValue(
+            Action.TAKE if m else Action.PASS,
+            _mean_estimate(sc[:, seat]),
+            _proportion_estimate(_winners(sc, seat)),
+        )
+        for m, sc in all_scores.items()
+    }
+    score_diff = win_diff = None
+    if view.can_pass:
+        t, p = all_scores[True], all_scores[False]
+        score_diff = paired_interval(t[:, seat], p[:, seat])
+        win_diff = paired_interval(
+            _winners(t, seat).astype(np.float64), _winners(p, seat).astype(np.float64)
+        )
+    names = sorted({policy_name(p) for p in table})
+    return PositionEvaluation(
+        seat=seat,
+        card=int(view.active_card),  # type: ignore[arg-type]
+        pot=view.pot,
+        take=values[True],
+        no_thanks=values.get(False),
+        score_diff=score_diff,
+        win_diff=win_diff,
+        n=done,
+        policy=" / ".join(names),
+        elapsed_s=time.perf_counter() - start,
+    )
+
+
+def warm_up(policy: object | None = None) -> None:
+    """Compile the rollout loop for `policy` now (about a second, once per session).
+
+    The first evaluation otherwise pays numba's compile time; a UI can call this while the
+    page loads so its first hint is as quick as the rest.
+    """
+    from ..bots import MarginalCostBot
+
+    g = Game(3, deck=range(3, 3 + Rules().n_in_play))
+    evaluate_position(g.view(0), policy if policy is not None else MarginalCostBot(10), n=128)
+
+
+# ------------------------------------------------------------------------ constructed positions
+class PositionSetup(TypedDict, total=False):
+    """The table around a constructed position: `position_view`'s keywords, each optional.
+
+    Functions that build many positions (such as
+    :func:`nothanks_lab.analysis.surfaces.bot_boundary`) take these as ``**setup`` and hand them
+    on, so the description of a table is written once, here.
+    """
+
+    n_players: int
+    """Seats at the table (default 3)."""
+    my_chips: int | None
+    """Seat 0's chips (default: the rules' start)."""
+    other_hands: Sequence[Iterable[int]] | None
+    """The other seats' cards, seat 1 first (default: none)."""
+    other_chips: Sequence[int] | int | None
+    """The other seats' chips: one count for all, or one per seat (default: the start)."""
+    rules: Rules | None
+    """The rule set (default: the standard game)."""
+
+
+def position_view(
+    card: int,
+    pot: int = 0,
+    hand: Iterable[int] = (),
+    *,
+    n_players: int = 3,
+    my_chips: int | None = None,
+    other_hands: Sequence[Iterable[int]] | None = None,
+    other_chips: Sequence[int] | int | None = None,
+    rules: Rules | None = None,
+) -> PlayerView:
+    """A constructed position: seat 0 to act on `card` with `pot` chips on it, holding `hand`.
+
+    The other seats hold `other_hands` (default nothing) and `other_chips` (default the rules'
+    start); seat 0 holds `my_chips` (default the start). The face-down deck holds every
+    in-play card not yet taken: ``n_in_play - 1 - (cards held)``.
+
+    >>> v = position_view(28, 3, (27, 29))
+    >>> v.active_card, v.pot, v.my_hand, v.cards_left
+    (28, 3, (27, 29), 21)
+    """
+    rules = Rules() if rules is None else rules
+    start = rules.starting_chips(n_players)
+    (card,) = rules.check_cards([card], what="card")
+    mine = tuple(sorted(rules.check_cards(hand, what="hand")))
+    others_in = [()] * (n_players - 1) if other_hands is None else list(other_hands)
+    if len(others_in) != n_players - 1:
+        raise ValueError(f"other_hands must hold {n_players - 1} hands; got {len(others_in)}")
+    others = [tuple(sorted(rules.check_cards(h, what="other_hands"))) for h in others_in]
+    held = [*mine, *(c for h in others for c in h)]
+    if len(set(held)) != len(held) or card in held:
+        raise ValueError(
+            f"every card may be held once and the active card {card} by nobody; got hand "
+            f"{list(mine)} and other hands {[list(h) for h in others]}"
+        )
+    left = rules.n_in_play - 1 - len(held)
+    if left < 0:
+        raise ValueError(
+            f"{len(held)} cards held plus the active card exceed the {rules.n_in_play} "
+            "in-play cards of a round"
+        )
+    if isinstance(pot, bool) or not isinstance(pot, int | np.integer) or pot < 0:
+        raise ValueError(f"pot must be a whole number >= 0; got {pot!r}")
+    mine_chips = start if my_chips is None else _check_count(my_chips, "my_chips", low=0)
+    if other_chips is None or isinstance(other_chips, int | np.integer):
+        oc = [start if other_chips is None else int(other_chips)] * (n_players - 1)
+    else:
+        oc = list(other_chips)
+    if len(oc) != n_players - 1 or any(
+        isinstance(c, bool) or not isinstance(c, int | np.integer) or c < 0 for c in oc
+    ):
+        raise ValueError(
+            f"other_chips must be one whole number >= 0 or {n_players - 1} of them; "
+            f"got {other_chips!r}"
+        )
+    chips = (mine_chips, *(int(c) for c in oc))
+    return PlayerView(
+        seat=0,
+        n_players=n_players,
+        active_card=int(card),
+        pot=int(pot),
+        my_chips=mine_chips,
+        chips=chips,
+        hands=(mine, *others),
+        cards_left=left,
+        rules=rules,
+        current_player=0,
+    )

@@ -1,0 +1,152 @@
+"""The plumbing every analysis shares: playing positions out, seating a table, seeds, estimates.
+
+Position evaluation, chip value and the rollout surfaces all do the same few things: seat a
+table of policies (`policy` at the studied seat, `field` elsewhere, ``MarginalCostBot(10)`` by
+default), finish a batch of rounds from wherever each stands, read off who won, and turn the
+samples into 95% intervals from :mod:`nothanks_lab.stats`. Rounds are finished on the package's
+one compiled playout loop (:meth:`nothanks_lab.fast.FastTable.finish`, the kernel `simulate`
+runs, with named arguments and its on-disk cache); a table with a policy that has no compiled
+decision is played through the readable engine instead, slower but identical in meaning. The
+seed helpers follow the package's one seed rule (:mod:`nothanks_lab.validate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .. import core
+from ..engine import Game, SeedLike
+from ..play import ask, check_policies
+from ..probability import Estimate
+from ..rules import Rules
+from ..stats import mean_interval, proportion_interval
+from ..view import PlayerView
+
+__all__ = ["default_rollout_policy"]
+
+
+# ------------------------------------------------------------------------ estimates
+def _mean_estimate(x: np.ndarray) -> Estimate:
+    """Mean of `x` with its Student-t 95% interval (:func:`nothanks_lab.stats.mean_interval`)."""
+    return mean_interval(np.asarray(x, dtype=np.float64))
+
+
+def _proportion_estimate(hits: np.ndarray) -> Estimate:
+    """A proportion with scipy's Wilson 95% interval (sound near 0 and 1, unlike the normal one)."""
+    hits = np.asarray(hits)
+    return proportion_interval(int(np.count_nonzero(hits)), len(hits), method="wilson")
+
+
+# ------------------------------------------------------------------------ playing rounds out
+def _play_fast(s: core.State, policies: Sequence[object], rules: Rules) -> np.ndarray | None:
+    """Finish every round of `s` in the simulator's compiled kernel; None if a policy lacks one.
+
+    :meth:`nothanks_lab.fast.FastTable.finish` plays whatever position each row of the state
+    holds, so rollouts from the middle of a round reuse the simulator's kernel (the one
+    compiled playout loop, :func:`nothanks_lab.fast.play_out`) and its on-disk cache.
+    """
+    from .. import fast  # numba loads only when rollouts are played
+
+    table = fast.fast_table(policies, rules)
+    if table is None:
+        return None
+    return table.finish(s) - s.chips
+
+
+def _view_of_state(s: core.State, g: int, rules: Rules) -> PlayerView:
+    """The current player's view of round `g` of a state batch (public facts only)."""
+    n_cards = s.deck.shape[1]
+    p = int(s.player[g])
+    chips = tuple(int(c) for c in s.chips[g])
+    hands = tuple(tuple(c for c in rules.cards if (int(m) >> c) & 1) for m in s.hands[g])
+    return PlayerView(
+        seat=p,
+        n_players=len(chips),
+        active_card=int(s.deck[g, s.turned[g]]),
+        pot=int(s.pot[g]),
+        my_chips=chips[p],
+        chips=chips,
+        hands=hands,
+        cards_left=n_cards - int(s.turned[g]) - 1,
+        rules=rules,
+        current_player=p,
+    )
+
+
+def _play_out(s: core.State, policies: Sequence[object], rules: Rules) -> np.ndarray:
+    """Finish every round of `s` (in place) with `policies`; int64[B, P] final scores."""
+    fast_scores = _play_fast(s, policies, rules)
+    if fast_scores is not None:
+        return fast_scores
+    scores = np.zeros(s.chips.shape, dtype=np.int64)
+    # Readable engine: each round rebuilt from its public position and its face-down cards.
+    for g in range(s.deck.shape[0]):
+        if core.is_over(s, g):
+            for p in range(s.chips.shape[1]):
+                scores[g, p] = core.card_points_mask(int(s.hands[g, p])) - int(s.chips[g, p])
+            continue
+        view = _view_of_state(s, g, rules)
+        game = Game.from_position(view, [int(c) for c in s.deck[g, s.turned[g] + 1 :]])
+        while not game.is_over:
+            seat = game.current_player
+            game.step(ask(policies[seat], game.view(seat), game.legal_actions()))
+        scores[g] = game.scores()
+    return scores
+
+
+def _winners(scores: np.ndarray, seat: int) -> np.ndarray:
+    """bool[B]: whether `seat` has the lowest score (ties are shared: each is a winner)."""
+    return scores[:, seat] == scores.min(axis=1)
+
+
+# ------------------------------------------------------------------------ tables, seeds, checks
+def default_rollout_policy() -> object:
+    """The policy rollouts use when none is given: ``MarginalCostBot(10)``, fast and sane."""
+    from ..bots import MarginalCostBot
+
+    return MarginalCostBot(10)
+
+
+def _table(
+    policy: object | None, field: object | Sequence[object] | None, seat: int, n: int
+) -> list[object]:
+    """Per-seat policies: `policy` at `seat` (default rollout bot), `field` at the others."""
+    me = default_rollout_policy() if policy is None else policy
+    if field is None:
+        others: list[object] = [me] * n
+    elif isinstance(field, Sequence) and not isinstance(field, str):
+        others = list(field)
+        if len(others) != n:
+            raise ValueError(f"field must hold one policy per seat ({n}); got {len(others)}")
+    else:
+        others = [field] * n
+    table = [me if p == seat else others[p] for p in range(n)]
+    return check_policies(table)
+
+
+def _rng(seed: SeedLike) -> np.random.Generator:
+    """A `Generator` from any seed form (:func:`nothanks_lab.validate.make_rng`)."""
+    from ..validate import make_rng  # the package's one seed rule
+
+    return make_rng(seed)
+
+
+def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
+    """A `SeedSequence` from any seed form (a Generator gives one draw of its stream)."""
+    from ..validate import check_seed  # the package's one seed rule
+
+    seed = check_seed(seed)
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(2**63)))
+    return np.random.SeedSequence(seed)
+
+
+def _check_count(value: object, name: str, low: int = 1) -> int:
+    """`value` as an int if it is a whole number >= `low`; else a ValueError naming `name`."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise ValueError(f"{name} must be a whole number >= {low}; got {value!r}")
+    return int(value)
