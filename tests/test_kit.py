@@ -411,3 +411,39 @@ def test_no_execute_writes_handouts_without_running(tmp_path: Path) -> None:
     page = (tmp_path / "k" / "handouts" / "bad.html").read_text()
     assert "1 / 0" in re.sub(r"<[^>]+>", "", page) and "ZeroDivisionError" not in page
     assert tmp_path / "k" / "handouts" / "bad.html" in report.files
+
+
+def test_every_name_of_the_former_module_is_importable_from_the_package() -> None:
+    """`kit` became a package by concept; what callers imported from it still imports."""
+    public = {
+        "LESSON_NOTES",
+        "ExerciseCell",
+        "HandoutError",
+        "KitReport",
+        "LessonNotes",
+        "Solution",
+        "exercise_cells",
+        "export",
+        "find_notebooks",
+        "guide_html",
+        "guide_markdown",
+        "handout_html",
+        "leaks",
+        "nbgrader_notebook",
+        "online_references",
+        "pdf_unavailable",
+        "print_pdfs",
+        "solution",
+        "student_notebook",
+    }
+    assert set(kit.__all__) == public
+    constants = {"CHROMIUM", "FORMULAS", "PERIOD_MINUTES", "TEACHER_TAGS"}
+    assert [n for n in sorted(public | constants) if not hasattr(kit, n)] == []
+    assert callable(kit.export)  # the function, not the submodule that defines it
+
+
+def test_a_guides_timings_are_a_markdown_table() -> None:
+    nb = nbformat.v4.new_notebook()
+    md = kit.guide_markdown("01_play", nb)
+    rows = [f"| {m} | {a} |" for m, a in kit.LESSON_NOTES["01_play"].timings]
+    assert "\n".join(["| minutes | activity |", "|---|---|", *rows]) in md

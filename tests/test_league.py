@@ -7,6 +7,7 @@ in; the good bots must play a league whose numbers are those of `nt.tournament` 
 
 from __future__ import annotations
 
+import html
 import subprocess
 import sys
 import textwrap
@@ -466,3 +467,33 @@ def test_save_bot_refuses_bad_names_and_lambdas(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="folder must be an existing folder"):
         save_bot(act, tmp_path / "nope", "me")
+
+
+# ------------------------------------------------------------------ the package's names
+def test_every_name_of_the_former_module_is_importable_from_the_package() -> None:
+    """`league` became a package by concept; what callers imported from it still imports."""
+    public = {
+        "DEFAULT_BUILTINS",
+        "DEFAULT_DEALS",
+        "LeagueEntries",
+        "LeagueResult",
+        "Rejection",
+        "StudentBot",
+        "as_bot",
+        "collect_bots",
+        "describe_position",
+        "run_league",
+        "save_bot",
+        "screen_bot",
+    }
+    assert set(league.__all__) == public
+    constants = {"MAX_MS_PER_DECISION", "TIME_LIMIT_S", "STUDENT_COLOR", "BUILTIN_COLOR", "Stage"}
+    assert [n for n in sorted(public | constants) if not hasattr(league, n)] == []
+
+
+def test_the_bots_left_out_are_listed_once_each(played: league.LeagueResult) -> None:
+    page = played._repr_html_()
+    assert page.count("<li") == len(played.rejections) > 0
+    assert all(html.escape(r.message) in page for r in played.rejections)
+    text = str(played)
+    assert text.count("  ✘ ") == len(played.rejections)

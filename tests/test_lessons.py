@@ -327,3 +327,12 @@ def test_exercise_shows_its_question() -> None:
     ex = exercise("p28_start")
     assert "28" in str(ex) and "28" in ex._repr_html_()
     assert lessons.Feedback("k", "right", "m&n")._repr_html_().count("&amp;") == 1
+
+
+def test_every_name_of_the_former_module_is_importable_from_the_package() -> None:
+    """`lessons` became a package by concept; what callers imported from it still imports."""
+    public = {"EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise"}
+    public.add("exercises")
+    assert set(lessons.__all__) == public
+    assert all(hasattr(lessons, n) for n in public)
+    assert lessons._solution("p28_start") == pytest.approx(24 / 33)  # the kit's side

@@ -1,162 +1,79 @@
-"""Self-check exercises for the lesson notebooks: a student's answer against the package's own.
+"""The answer keys: every exercise of the lessons, its answer computed by the package.
 
-Each :class:`Exercise` holds a question a lesson asks and a function that computes the answer
-with :mod:`nothanks_lab.probability` or :mod:`nothanks_lab.analysis` (never a typed-in
-number), plus the tolerance a hand-rounded answer may be off by. :func:`check_answer` compares
-an answer with it and returns :class:`Feedback`: right, close (the right value in the wrong
-form: a percentage, or rounded too coarsely), wrong (with a hint, never the solution), or not
-answered yet. It reads whatever a student may type (a number, a fraction, a string such as
-``"0,37"``, ``"23/44"`` or ``"37%"``) and answers anything else with a message, never an
-exception, so an exercise cell runs on a fresh kernel whatever it holds. The exact answers stay
-out of the student's API: an :class:`Exercise` does not hand out its solution.
+Each exercise's answer is a small function calling :mod:`nothanks_lab.probability`,
+:mod:`nothanks_lab.analysis`, :mod:`nothanks_lab.stats` or, for the perfect-play lesson, the
+exact solver (never a typed-in number); it runs only when an answer is checked or the teacher's
+kit is written. :data:`EXERCISES` holds them by key, :func:`exercises` lists the keys of a
+lesson and :func:`exercise` shows one question; ``_solution`` is the teacher's side (the tests
+and :mod:`nothanks_lab.kit` call it, a student notebook never does).
 """
 
 from __future__ import annotations
 
-import html
-import math
-import numbers
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from decimal import Decimal
-from fractions import Fraction
-from typing import Any, Literal, NamedTuple
+from .exercise import Exercise
 
-import numpy as np
-
-__all__ = ["EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise", "exercises"]
-
-#: The verdicts :func:`check_answer` gives.
-Status = Literal["right", "close", "wrong", "unanswered"]
-
-
-@dataclass(frozen=True)
-class Exercise:
-    """One question of a lesson; the package computes its answer when an answer is checked."""
-
-    key: str
-    """Short name used by :func:`check_answer`."""
-    lesson: str
-    """The notebook it belongs to, e.g. ``"02_chances_under_removed_cards"``."""
-    question: str
-    """The question as the student reads it."""
-    _solve: Callable[[], float] = field(repr=False)
-    """Computes the exact answer from the package (private: the student API never shows it)."""
-    hint: str
-    """A nudge shown after a wrong answer; it does not give the answer away."""
-    tolerance: float = 0.005
-    """How far an answer may be from the exact value and still count as right."""
-    probability: bool = True
-    """Whether the answer is a chance (then 1 < answer <= 100 is read as a percentage slip)."""
-    one_above: str | None = None
-    """What to say to an answer one more than the exact value (a known misreading), if any."""
-
-    def __str__(self) -> str:
-        return f"Exercise {self.key!r}: {self.question}"
-
-    def _repr_html_(self) -> str:
-        return (
-            "<div style='border-left:4px solid #1f77b4;padding:.3em .8em;margin:.3em 0'>"
-            f"<b>Exercise <code>{html.escape(self.key)}</code></b><br>"
-            f"{html.escape(self.question)}</div>"
-        )
-
-
-_MARK = {
-    "right": "✔ Right",
-    "close": "≈ Close",
-    "wrong": "✘ Not yet",
-    "unanswered": "… Not answered yet",
-}
-_COLOUR = {"right": "#2ca02c", "close": "#ff7f0e", "wrong": "#d62728", "unanswered": "#7f7f7f"}
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The verdict on one answer (right, close, wrong or not answered yet) and why."""
-
-    key: str
-    """The exercise checked."""
-    status: Status
-    """``"right"``, ``"close"`` (right value, wrong form), ``"wrong"`` or ``"unanswered"``."""
-    message: str
-    """What to tell the student."""
-
-    @property
-    def correct(self) -> bool:
-        """True only for a right answer."""
-        return self.status == "right"
-
-    def __str__(self) -> str:
-        return f"{_MARK[self.status]} ({self.key}): {self.message}"
-
-    def _repr_html_(self) -> str:
-        colour = _COLOUR[self.status]
-        return (
-            f"<div style='border-left:4px solid {colour};padding:.3em .8em;margin:.3em 0'>"
-            f"<b style='color:{colour}'>{html.escape(str(self))}</b></div>"
-        )
+__all__ = ["EXERCISES", "exercise", "exercises"]
 
 
 def _p_28_at_start() -> float:
-    from .probability import p_all_in_play
+    from ..probability import p_all_in_play
 
     return p_all_in_play(28)
 
 
 def _p_27_28_29_at_start() -> float:
-    from .probability import p_all_in_play
+    from ..probability import p_all_in_play
 
     return p_all_in_play([27, 28, 29])
 
 
 def _p_28_after_20_seen() -> float:
-    from .probability import p_all_in_play
+    from ..probability import p_all_in_play
 
     # Which cards were seen does not matter, only how many: any 20 that are not 28 will do.
     return p_all_in_play(28, seen=[27, 29, *range(3, 21)])
 
 
 def _p_gap_21_22_holding_20_23() -> float:
-    from .probability import p_all_in_play
+    from ..probability import p_all_in_play
 
     return p_all_in_play([21, 22], seen=[20, 23])
 
 
 def _p_one_of_top_three_removed() -> float:
-    from .probability import removed_count_pmf
+    from ..probability import removed_count_pmf
 
     return float(removed_count_pmf([33, 34, 35])[1])
 
 
 def _p_tiny_single_run() -> float:
-    from .probability import run_count_pmf
-    from .rules import Rules
+    from ..probability import run_count_pmf
+    from ..rules import Rules
 
     return float(run_count_pmf(Rules(low_card=1, high_card=8, n_removed=3))[1])
 
 
 def _break_even_20() -> float:
-    from .analysis import break_even_pots
+    from ..analysis import break_even_pots
 
     return float(break_even_pots((), [20])[20])
 
 
 def _break_even_26_holding_27() -> float:
-    from .analysis import break_even_pots
+    from ..analysis import break_even_pots
 
     return float(break_even_pots((27,), [26])[26])
 
 
 def _p_tiny_two_runs() -> float:
-    from .probability import run_count_pmf
-    from .rules import Rules
+    from ..probability import run_count_pmf
+    from ..rules import Rules
 
     return float(run_count_pmf(Rules(low_card=1, high_card=8, n_removed=3))[2])
 
 
 def _take_minus_pass_28_holding_27_29() -> float:
-    from .analysis import immediate_take_minus_pass
+    from ..analysis import immediate_take_minus_pass
 
     return float(immediate_take_minus_pass(28, 2, (27, 29)))
 
@@ -172,13 +89,13 @@ _ROLLOUT_PASS = (43, 44, 52, 47)
 
 
 def _paired_mean_change() -> float:
-    from .stats import paired_interval
+    from ..stats import paired_interval
 
     return float(paired_interval(_PAIRED_WITH, _PAIRED_WITHOUT).value)
 
 
 def _rollout_take_minus_pass() -> float:
-    from .stats import paired_interval
+    from ..stats import paired_interval
 
     return float(paired_interval(_ROLLOUT_TAKE, _ROLLOUT_PASS).value)
 
@@ -188,13 +105,13 @@ def _scores(values: tuple[int, ...]) -> str:
 
 
 def _score_hand_7_cards() -> float:
-    from .rules import score
+    from ..rules import score
 
     return float(score([5, 6, 7, 20, 22, 23, 30], 4))
 
 
 def _points_change_26_holding_25_27() -> float:
-    from .rules import card_points
+    from ..rules import card_points
 
     return float(card_points([25, 26, 27]) - card_points([25, 27]))
 
@@ -361,9 +278,9 @@ _PP_DECK = {"low_card": 3, "high_card": 8, "n_removed": 2}
 
 
 def _pp_last_two_cards() -> float:
-    from .analysis import position_view
-    from .exact import solve
-    from .rules import Rules
+    from ..analysis import position_view
+    from ..exact import solve
+    from ..rules import Rules
 
     rules = Rules(**_PP_DECK, chips=((2, 3),))
     view = position_view(
@@ -373,16 +290,16 @@ def _pp_last_two_cards() -> float:
 
 
 def _pp_first_player_two_chips() -> float:
-    from .exact import solve
-    from .rules import Rules
+    from ..exact import solve
+    from ..rules import Rules
 
     return solve(Rules(**_PP_DECK, chips=((2, 2),)), engine="python").value
 
 
 def _pp_best_response_random() -> float:
-    from .bots import RandomBot
-    from .exact import best_response
-    from .rules import Rules
+    from ..bots import RandomBot
+    from ..exact import best_response
+    from ..rules import Rules
 
     rules = Rules(**_PP_DECK, chips=((2, 3),))
     # best_response values a RandomBot by its p_take exactly: the seed plays no part.
@@ -390,10 +307,10 @@ def _pp_best_response_random() -> float:
 
 
 def _pp_first_card_8() -> float:
-    from .analysis import position_view
-    from .engine import Action
-    from .exact import after_pass, solve
-    from .rules import Rules
+    from ..analysis import position_view
+    from ..engine import Action
+    from ..exact import after_pass, solve
+    from ..rules import Rules
 
     rules = Rules(**_PP_DECK, chips=((2, 3),))
     perfect = solve(rules, engine="python")
@@ -477,140 +394,3 @@ def exercise(key: str) -> Exercise:
 def _solution(key: str) -> float:
     """The exact answer of exercise `key`, computed now (for the tests and the teacher's kit)."""
     return float(exercise(key)._solve())
-
-
-class _Reading(NamedTuple):
-    """An answer read as a number."""
-
-    value: Fraction
-    """The number, exactly as given (a float's binary value)."""
-    decimals: int | None
-    """Decimal places the student wrote (None: a fraction or an exponent, exact as given)."""
-    percent: bool
-    """Whether it was written with a ``%`` sign (then `value` is already divided by 100)."""
-
-
-_BLANK = {"", "...", "…", "none", "?", "todo", "your answer"}
-_FORMS = "one number such as 0.42, a fraction such as 7/11 or Fraction(7, 11)"
-
-
-def _decimals(text: str) -> int | None:
-    """Decimal places written in `text` (None when it is a fraction or has an exponent)."""
-    if "/" in text or "e" in text.lower():
-        return None
-    return len(text.split(".", 1)[1]) if "." in text else 0
-
-
-def _read_text(text: str) -> _Reading | str:
-    """A string as a number: ``" 0,37 "``, ``"23/44"``, ``"37%"``, ``"−2"``; or a complaint."""
-    t = text.strip().replace("−", "-").replace(" ", "").replace("_", "")
-    percent = t.endswith("%")
-    t = t.removesuffix("%")
-    if "," in t and "." not in t and t.count(",") == 1:
-        t = t.replace(",", ".")  # a decimal comma
-    try:
-        value = Fraction(t)
-    except (ValueError, ZeroDivisionError, OverflowError):
-        return f"could not read {text!r} as a number; write {_FORMS}."
-    return _Reading(value / 100 if percent else value, _decimals(t), percent)
-
-
-def _read(answer: Any) -> _Reading | Feedback | str:
-    """`answer` as a number, a not-answered-yet verdict, or a complaint (never an exception)."""
-    if answer is None or answer is Ellipsis:
-        return Feedback("", "unanswered", "replace None by your answer and run the cell again.")
-    if isinstance(answer, str):
-        if answer.strip().lower() in _BLANK:
-            return Feedback("", "unanswered", "write your answer and run the cell again.")
-        return _read_text(answer)
-    if isinstance(answer, bool | np.bool_):
-        return f"{answer!r} is a truth value, not a number; write {_FORMS}."
-    if isinstance(answer, complex | np.complexfloating):
-        return f"{answer!r} is a complex number; write {_FORMS}."
-    if isinstance(answer, np.ndarray) and answer.ndim > 0:
-        return f"give one number, not an array of {answer.size}; write {_FORMS}."
-    if isinstance(answer, int | np.integer):
-        return _Reading(Fraction(int(answer)), 0, False)
-    try:
-        if isinstance(answer, numbers.Rational):  # a Fraction and its kin: exact as given
-            return _Reading(Fraction(int(answer.numerator), int(answer.denominator)), None, False)
-        number = float(answer)
-        exact_text = isinstance(answer, float | np.floating | Decimal)
-        shown = str(answer) if exact_text else repr(number)
-    except Exception:  # a student's object may fail in any way; the checker must not
-        kind = type(answer).__name__
-        return f"an answer must be one number, not a {kind}; write {_FORMS}."
-    if not math.isfinite(number):
-        return f"{answer!r} is not a finite number; write {_FORMS}."
-    return _Reading(Fraction(number), _decimals(shown), False)
-
-
-def _same(a: Fraction, b: Fraction, tolerance: float) -> bool:
-    return abs(a - b) <= Fraction(tolerance) + Fraction(1, 10**12)
-
-
-def check_answer(key: str, answer: Any) -> Feedback:
-    """Compare `answer` with the exercise's exact value: right, close, wrong or not answered yet.
-
-    `answer` may be None (not answered yet), an int, a float, a :class:`fractions.Fraction`, a
-    numpy number, or a string holding one (``"0.37"``, ``"0,37"``, ``"23/44"``, ``"37%"``).
-    Anything else gets a message saying what an answer may be, never an exception. A wrong
-    answer gets a hint, never the solution.
-
-    >>> print(check_answer("p28_start", None))
-    … Not answered yet (p28_start): replace None by your answer and run the cell again.
-    >>> [check_answer("p28_start", a).status for a in (24 / 33, "8/11", 0.7, 72.7, 0.5, [1])]
-    ['right', 'right', 'close', 'close', 'wrong', 'wrong']
-    """
-    ex = exercise(key)
-    reading = _read(answer)
-    if isinstance(reading, Feedback):
-        return Feedback(key, reading.status, reading.message)
-    if isinstance(reading, str):
-        return Feedback(key, "wrong", reading)
-    exact_float = _solution(key)
-    exact = Fraction(exact_float)
-    value, decimals, percent = reading
-    shown = _short(answer.strip() if isinstance(answer, str) else repr(answer))
-    if not percent and _same(value, exact, ex.tolerance):
-        told = f"{exact_float:.4f}" if ex.tolerance else f"{exact_float:g}"
-        return Feedback(key, "right", f"{shown} matches the exact answer {told}.")
-    if percent or (ex.probability and 1 < value <= 100):
-        # 45 or "45%" for 0.4553: the right chance written as a percentage.
-        chance = value if percent else value / 100
-        if _same(chance, exact, ex.tolerance) or _coarse(chance, exact, decimals, 2):
-            return Feedback(
-                key,
-                "close",
-                f"{shown} looks like a percentage; give it as a probability, a number from 0 "
-                f"to 1 (e.g. {float(chance * 100):g}% is {float(chance):g}).",
-            )
-    if not percent and _coarse(value, exact, decimals, 0):
-        assert decimals is not None
-        return Feedback(
-            key,
-            "close",
-            f"{shown} is right to {decimals} decimal place{'s' if decimals > 1 else ''}, but "
-            f"not precise enough: give {decimals + 1} decimal places.",
-        )
-    if ex.probability and not 0 <= value <= 1:
-        return Feedback(key, "wrong", f"{shown} is not a chance: a chance lies between 0 and 1.")
-    if ex.one_above is not None and value == exact + 1:
-        return Feedback(key, "wrong", f"{shown} is not it: {ex.one_above}")
-    return Feedback(key, "wrong", f"{shown} is not it. Hint: {ex.hint}")
-
-
-def _coarse(value: Fraction, exact: Fraction, decimals: int | None, shift: int) -> bool:
-    """Whether `value`, written with `decimals` places, is `exact` cut or rounded to them.
-
-    `shift` adds places already implied (2 for a percentage: 45 is 0.45).
-    """
-    if decimals is None:
-        return False
-    places = decimals + shift
-    return places >= 1 and abs(value - exact) < Fraction(1, 10**places)
-
-
-def _short(text: str) -> str:
-    """`text`, cut to a readable length (a huge number is not printed in full)."""
-    return text if len(text) <= 40 else f"{text[:20]}…{text[-10:]}"

@@ -1,0 +1,163 @@
+"""The whole kit: :func:`export` writes student, teacher, handout and nbgrader folders.
+
+``nothanks-lab lessons export DIR`` calls :func:`export`, which reads each lesson, writes its
+student notebook, its teacher's guide (Markdown and HTML), its nbgrader source notebook and its
+handout (HTML, then PDFs), the nbgrader settings and a README for the kit, and returns a
+:class:`KitReport` of what was written and what could not be done.
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .guides import guide_html, guide_markdown
+from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
+from .nbgrader_course import _NBGRADER_CONFIG, nbgrader_notebook
+from .notebooks import _lesson_paths, _read, exercise_cells, find_notebooks, student_notebook
+from .notes import FORMULAS, LESSON_NOTES, PERIOD_MINUTES
+
+__all__ = ["KitReport", "export"]
+
+
+@dataclass
+class KitReport:
+    """What :func:`export` wrote, and what it could not do."""
+
+    root: Path
+    """The kit's folder."""
+    files: list[Path] = field(default_factory=list)
+    """Every file written."""
+    warnings: list[str] = field(default_factory=list)
+    """Lessons without notes, exercises without a formula, handouts skipped."""
+
+    def __str__(self) -> str:
+        lines = [f"wrote {len(self.files)} files to {self.root}:"]
+        for folder in ("student", "teacher", "handouts", "nbgrader"):
+            mine = [p for p in self.files if p.relative_to(self.root).parts[0] == folder]
+            if mine:
+                lines.append(f"  {folder}/: {len(mine)} files")
+        lines += [f"warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the whole kit
+def _write(path: Path, text: str, report: KitReport) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    report.files.append(path)
+
+
+def _write_nb(path: Path, nb: Any, report: KitReport) -> None:
+    import nbformat
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.validate(nb)
+    nbformat.write(nb, path)
+    report.files.append(path)
+
+
+def export(
+    root: str | Path,
+    *,
+    notebooks: str | Path | None = None,
+    lessons: Sequence[str] | None = None,
+    handouts: bool | Sequence[str] = True,
+    execute: bool = True,
+    pdf: bool = True,
+    timeout: int = 600,
+    progress: Callable[[str], None] | None = None,
+) -> KitReport:
+    """Write the teacher's kit for the lessons into `root`; return what was written.
+
+    `root` gets ``student/``, ``teacher/``, ``handouts/`` and ``nbgrader/``. `notebooks` is
+    the lessons' folder (default: ``notebooks/`` of the source checkout), `lessons` a subset
+    of their stems. `handouts` is False to skip the handouts, or the stems to make them for;
+    `execute` False exports them without running the lessons (no outputs, no figures); `pdf`
+    also prints each handout to PDF when Playwright and Chromium are here (else a warning).
+    """
+    folder = find_notebooks(notebooks)
+    paths = _lesson_paths(folder, lessons)
+    if isinstance(handouts, bool):
+        handout_stems = {p.stem for p in paths} if handouts else set()
+    else:
+        handout_stems = {s.removesuffix(".ipynb") for s in handouts}
+        unknown = sorted(handout_stems - {p.stem for p in paths})
+        if unknown:
+            raise ValueError(f"handouts {unknown}: not among the lessons exported")
+    if not isinstance(timeout, int) or timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"{str(root)!r} exists and is not a folder")
+    report = KitReport(root)
+    say = progress or (lambda _msg: None)
+    source = root / "nbgrader" / "source"
+    for path in paths:
+        stem = path.stem
+        nb = _read(path)
+        say(f"{stem}: student notebook, teacher's guide, nbgrader source")
+        student = student_notebook(nb)
+        _write_nb(root / "student" / path.name, student, report)
+        if stem not in LESSON_NOTES:
+            report.warnings.append(f"{stem}: no teaching notes in kit.LESSON_NOTES; generic guide")
+        for ex in exercise_cells(nb):
+            if ex.key not in FORMULAS:
+                report.warnings.append(
+                    f"{stem}: exercise {ex.key!r} has no formula in kit.FORMULAS"
+                )
+        md = guide_markdown(stem, nb)
+        _write(root / "teacher" / f"{stem}.md", md, report)
+        _write(
+            root / "teacher" / f"{stem}.html", guide_html(md, f"Teacher's guide: {stem}"), report
+        )
+        if exercise_cells(nb):
+            target = source / stem / path.name
+            if target.parent.exists():
+                shutil.rmtree(target.parent)
+            _write_nb(target, nbgrader_notebook(nb), report)
+        if stem in handout_stems:
+            say(f"{stem}: handout ({'executing' if execute else 'not executed'})")
+            try:
+                page = handout_html(student, cwd=folder, execute=execute, timeout=timeout)
+            except HandoutError as e:
+                raise HandoutError(f"{stem}: {e}") from e.__cause__
+            _write(root / "handouts" / f"{stem}.html", page, report)
+    pages = [p for p in report.files if p.parent.name == "handouts"]
+    if pdf and pages:
+        why = pdf_unavailable()
+        if why:
+            report.warnings.append(f"no PDF handouts: {why}")
+        else:
+            say(f"printing {len(pages)} handout(s) to PDF")
+            report.files += print_pdfs(pages)
+    if any(p.parts[-3] == "source" for p in report.files if len(p.parts) >= 3):
+        _write(root / "nbgrader" / "nbgrader_config.py", _NBGRADER_CONFIG, report)
+    _write(root / "README.md", _kit_readme(paths, handout_stems), report)
+    for w in report.warnings:
+        warnings.warn(w, stacklevel=2)
+    return report
+
+
+def _kit_readme(paths: Sequence[Path], handout_stems: set[str]) -> str:
+    lessons = "\n".join(f"- `{p.stem}`" for p in paths)
+    return f"""# No Thanks! lessons: teacher's kit
+
+Written by `nothanks-lab lessons export`. Lessons:
+
+{lessons}
+
+- `student/`: the notebooks to hand out; every exercise is unanswered and no cell reveals an
+  answer. They need the package installed (`pip install nothanks_lab`).
+- `teacher/`: a guide per lesson (Markdown and HTML): goals, timings for a {PERIOD_MINUTES}-minute
+  period, answers with working, discussion prompts, common misconceptions.
+- `handouts/`: each lesson run and saved as one HTML page that opens offline; print it from a
+  browser, or use the PDF beside it when there is one. ({len(handout_stems)} written.)
+- `nbgrader/`: an nbgrader course. In that folder run `nbgrader generate_assignment LESSON`
+  to make the student version in `release/`, then collect submissions into
+  `submitted/STUDENT/LESSON/` and run `nbgrader autograde LESSON`.
+"""

@@ -1,0 +1,82 @@
+"""The nbgrader course: each lesson as an nbgrader source notebook, and the course's settings.
+
+:func:`nbgrader_notebook` turns a student notebook into nbgrader's ``source/`` form: each
+exercise cell gets its exact answer between ``### BEGIN SOLUTION`` and ``### END SOLUTION``,
+followed by a locked, autograded test cell that checks it with ``check_answer``. The course's
+``nbgrader_config.py`` keeps a released exercise cell runnable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .notebooks import _source, exercise_cells, student_notebook
+from .solutions import solution
+
+__all__ = ["nbgrader_notebook"]
+
+# ------------------------------------------------------------------ nbgrader
+_NBGRADER_CONFIG = '''"""nbgrader settings of the No Thanks! lessons (from the teacher's kit)."""
+
+c = get_config()  # noqa: F821
+c.CourseDirectory.root = "."
+# A released exercise cell keeps its `answer = None` line and runs (it says "not answered
+# yet"), instead of nbgrader's default stub, which raises NotImplementedError.
+c.ClearSolutions.code_stub = {"python": "# YOUR ANSWER: replace None above by your answer"}
+'''
+
+
+def _nbgrader_meta(grade_id: str, *, solution: bool, grade: bool) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": not solution,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
+    if grade:
+        meta["points"] = 1
+    return meta
+
+
+def nbgrader_notebook(nb: Any) -> Any:
+    """Lesson `nb` as an nbgrader source notebook: a solution and a test cell per exercise.
+
+    Each exercise cell keeps the student's ``var = None`` line, followed by the exact answer
+    (computed now, written as a literal) between ``### BEGIN SOLUTION`` and ``### END
+    SOLUTION``; an autograded, locked test cell after it asserts that
+    ``check_answer(key, var).status == "right"`` (1 point).
+    """
+    import nbformat
+
+    out = student_notebook(nb)
+    cells = {ex.index: ex for ex in exercise_cells(out)}
+    new_cells = []
+    for i, cell in enumerate(out.cells):
+        ex = cells.get(i)
+        if ex is None:
+            new_cells.append(cell)
+            continue
+        s = solution(ex.key)
+        src = _source(cell)
+        m = re.search(rf"^(\s*){re.escape(ex.variable)} = None.*$", src, re.MULTILINE)
+        assert m is not None  # student_notebook wrote that line
+        indent = m.group(1)
+        block = [f"{indent}### BEGIN SOLUTION"]
+        if "Fraction(" in s.literal:
+            block.append(f"{indent}from fractions import Fraction")
+        block += [f"{indent}{ex.variable} = {s.literal}", f"{indent}### END SOLUTION"]
+        cell.source = src[: m.end()] + "\n" + "\n".join(block) + src[m.end() :]
+        cell.metadata["nbgrader"] = _nbgrader_meta(f"answer-{ex.key}", solution=True, grade=False)
+        test = nbformat.v4.new_code_cell(
+            "from nothanks_lab import lessons\n\n"
+            f"feedback = lessons.check_answer({ex.key!r}, {ex.variable})\n"
+            'assert feedback.status == "right", str(feedback)'
+        )
+        test.id = f"test-{ex.key}"[:64]
+        test.metadata["nbgrader"] = _nbgrader_meta(f"test-{ex.key}", solution=False, grade=True)
+        new_cells += [cell, test]
+    out.cells = new_cells
+    return out

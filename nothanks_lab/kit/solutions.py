@@ -1,0 +1,74 @@
+"""An exercise's exact answer for the teacher: its value, as a fraction if rational, its working.
+
+:func:`solution` asks :mod:`nothanks_lab.lessons` for the answer, computed by the package now
+(the teacher's side of the lessons, never a student's), and pairs it with the question, the
+hint and the formula of :data:`~nothanks_lab.kit.notes.FORMULAS`. The guides and the nbgrader
+course write their answers from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .notes import FORMULAS
+
+__all__ = ["Solution", "solution"]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An exercise's exact answer, for the teacher: value, fraction if rational, working."""
+
+    key: str
+    """The exercise's key."""
+    question: str
+    """The question as the student reads it."""
+    value: float
+    """The exact answer, computed by the package now."""
+    fraction: Fraction | None
+    """The answer as a fraction when it is rational (small denominator), else None."""
+    hint: str
+    """The hint students get after a wrong answer."""
+    formula: str | None
+    """How the answer is computed (None when :data:`FORMULAS` has no entry)."""
+
+    @property
+    def text(self) -> str:
+        """The answer as a teacher reads it: ``8/11 ≈ 0.727273``, ``19`` or ``0.884587``."""
+        if self.fraction is None:
+            return f"{self.value:.6f}"
+        if self.fraction.denominator == 1:
+            return str(self.fraction.numerator)
+        return f"{self.fraction} ≈ {self.value:.6f}"
+
+    @property
+    def literal(self) -> str:
+        """The answer as Python source: ``Fraction(8, 11)``, ``19`` or a float's repr."""
+        if self.fraction is None:
+            return repr(self.value)
+        if self.fraction.denominator == 1:
+            return str(self.fraction.numerator)
+        return f"Fraction({self.fraction.numerator}, {self.fraction.denominator})"
+
+
+def solution(key: str) -> Solution:
+    """The exact answer of exercise `key` with its working, computed by the package now.
+
+    >>> s = solution("p28_start")
+    >>> s.fraction, s.text
+    (Fraction(8, 11), '8/11 ≈ 0.727273')
+    """
+    from .. import lessons
+
+    ex = lessons.exercise(key)
+    value = lessons._solution(key)  # the teacher's side of the package: allowed here
+    frac = Fraction(value).limit_denominator(10**6)
+    return Solution(
+        key=key,
+        question=ex.question,
+        value=value,
+        fraction=frac if float(frac) == value else None,
+        hint=ex.hint,
+        formula=FORMULAS.get(key),
+    )

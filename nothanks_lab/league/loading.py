@@ -1,0 +1,187 @@
+"""Loading a league folder: each student's file run as a fresh module, its bot found and screened.
+
+:func:`collect_bots` reads every ``*.py`` file of a folder (its stem is the bot's name; names
+starting with ``_`` or ``.`` are skipped), runs it as a fresh module (no bytecode cache, so a
+file edited a moment ago is never stale, and under a time limit), finds its ``Bot`` class or
+``act`` function and screens the bot (:mod:`nothanks_lab.league.screening`). Nothing a file does
+stops the others: each failure becomes a `Rejection` in the :class:`LeagueEntries`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import sys
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from ..rules import Rules
+from ..validate import check_number
+from .limits import _time_limit, _TimeUp
+from .screening import (
+    DEFAULT_BUILTINS,
+    MAX_MS_PER_DECISION,
+    TIME_LIMIT_S,
+    _builtin_policies,
+    _fresh_seed,
+    _screen_each,
+)
+from .student import Rejection, StudentBot, _error_text, _left_out_html, _left_out_lines, _line_in
+
+__all__ = ["LeagueEntries", "collect_bots"]
+
+
+# --------------------------------------------------------------------------- loading files
+def _module_of(path: Path, time_limit: float | None) -> types.ModuleType:
+    """Run a league file as a fresh module (registered in ``sys.modules`` for pickling)."""
+    source = path.read_text(encoding="utf-8")
+    code = compile(source, str(path), "exec")
+    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", path.stem)
+    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
+    try:
+        with _time_limit(time_limit):
+            exec(code, module.__dict__)
+    except BaseException:
+        del sys.modules[module.__name__]
+        raise
+    return module
+
+
+def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
+    """The bot a league file defines, or why there is none."""
+    name, file = path.stem, path.name
+    try:
+        module = _module_of(path, time_limit)
+    except _TimeUp:
+        return Rejection(
+            name,
+            file,
+            "load",
+            f"the file took more than {time_limit:g} s to load (an endless loop?)",
+            "Running the file should only define the bot; play nothing when it loads.",
+        )
+    except (Exception, SystemExit) as e:
+        return Rejection(
+            name,
+            file,
+            "load",
+            f"the file does not load: {_error_text(e)}{_line_in(e, path)}",
+            "Run the file's code in a cell to see the error with its traceback.",
+        )
+    bot_class = getattr(module, "Bot", None)
+    if isinstance(bot_class, type):
+        try:
+            bot = bot_class()
+        except Exception as e:
+            return Rejection(
+                name,
+                file,
+                "find",
+                f"Bot() raised {_error_text(e)}{_line_in(e, path)}",
+                "The league builds the class Bot with no arguments: give every argument of "
+                "__init__ a default.",
+            )
+        if not callable(getattr(bot, "act", None)):
+            return Rejection(
+                name,
+                file,
+                "find",
+                "its class Bot has no method act",
+                "Give Bot a method act(self, view) that returns Action.TAKE or Action.PASS.",
+            )
+        return StudentBot(name, bot, path)
+    act = getattr(module, "act", None)
+    if callable(act):
+        return StudentBot(name, act, path)
+    return Rejection(
+        name,
+        file,
+        "find",
+        "the file defines no bot",
+        "Define a function act(view), or a class Bot with a method act(self, view); either "
+        "returns Action.TAKE or Action.PASS.",
+    )
+
+
+# --------------------------------------------------------------------------- collecting
+@dataclass(frozen=True)
+class LeagueEntries:
+    """The bots of a league folder: those that passed screening, and those left out."""
+
+    folder: Path | None
+    """The folder read (None for bots given directly)."""
+    bots: tuple[StudentBot, ...]
+    """Bots that passed screening, by file name."""
+    rejections: tuple[Rejection, ...]
+    """Bots left out, with the reason."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Names of the bots that passed."""
+        return tuple(b.name for b in self.bots)
+
+    def __repr__(self) -> str:
+        left_out = ", ".join(r.name for r in self.rejections) or "none"
+        return f"LeagueEntries(ready: {', '.join(self.names) or 'none'}; left out: {left_out})"
+
+    def __str__(self) -> str:
+        lines = [f"{len(self.bots)} bots ready: {', '.join(self.names) or 'none'}"]
+        if self.rejections:
+            lines.append(f"{len(self.rejections)} left out:")
+            lines.append(_left_out_lines(self.rejections))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        ready = ", ".join(f"<b>{html.escape(n)}</b>" for n in self.names) or "none"
+        out = f"<p>✔ {len(self.bots)} bots ready: {ready}</p>"
+        if self.rejections:
+            out += f"<p>✘ {len(self.rejections)} left out:</p>{_left_out_html(self.rejections)}"
+        return out
+
+
+def collect_bots(
+    folder: str | PathLike[str],
+    *,
+    builtins: Sequence[Any] = DEFAULT_BUILTINS,
+    n_players: int = 3,
+    rounds: int = 3,
+    seed: int | None = None,
+    rules: Rules | None = None,
+    max_ms: float = MAX_MS_PER_DECISION,
+    time_limit: float | None = TIME_LIMIT_S,
+) -> LeagueEntries:
+    """Load and screen every bot of a league folder (one ``*.py`` file per student).
+
+    Each file is loaded (see the module's docstring for what it must define) and its bot is
+    screened with `screen_bot` (`rounds` rounds against `builtins`, seeded by `seed` and the
+    bot's name). Nothing a file does stops the others: each failure becomes a `Rejection`.
+    """
+    where = Path(folder).expanduser() if isinstance(folder, str | PathLike) else None
+    if where is None or not where.is_dir():
+        raise ValueError(f"folder must be an existing folder of bot files; got {folder!r}")
+    if time_limit is not None:
+        time_limit = check_number(time_limit, "time_limit", low=0.001)
+    seed = _fresh_seed(seed)
+    _builtin_policies(builtins)  # a bad built-in is the caller's error, raised before any file
+    files = sorted(
+        p for p in where.glob("*.py") if p.is_file() and not p.name.startswith(("_", "."))
+    )
+    bots, rejections = _screen_each(
+        (_load(path, time_limit) for path in files),  # each file loaded just before its screening
+        seed=seed,
+        time_limit=time_limit,
+        builtins=builtins,
+        n_players=n_players,
+        rounds=rounds,
+        rules=rules,
+        max_ms=max_ms,
+    )
+    return LeagueEntries(where, tuple(bots), tuple(rejections))

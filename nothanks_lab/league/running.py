@@ -1,0 +1,184 @@
+"""Running a league: the student bots and the built-ins in one fair tournament.
+
+:func:`run_league` screens the bots it is given (a folder, `collect_bots`' result, a list or a
+dict of bots), seats them in lineups (``"gauntlet"``: each student bot with the built-ins, so
+every student meets the same opponents on the same deals; or ``"round robin"``) and plays a fair
+:func:`~nothanks_lab.tournaments.tournament` (paired deals, every order of the seats). A bot that
+fails on a position the screening never met is left out and the league is played again without
+it, on the same deals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from typing import Any
+
+from ..bots import SlowPathWarning
+from ..play import PolicyError, policy_name
+from ..rules import Rules
+from ..tournaments import tournament
+from ..validate import check_int, check_players, check_rules
+from .loading import LeagueEntries, collect_bots
+from .screening import (
+    DEFAULT_BUILTINS,
+    MAX_MS_PER_DECISION,
+    TIME_LIMIT_S,
+    _builtin_policies,
+    _fresh_seed,
+    _screen_each,
+)
+from .standings import LeagueResult
+from .student import Rejection, StudentBot, _left_out_lines, _rejection, as_bot
+
+__all__ = ["DEFAULT_DEALS", "run_league"]
+
+#: Deals a league plays by default (each in every order of the seats).
+DEFAULT_DEALS = 100
+
+
+def _league_lineups(
+    n_students: int, n_builtins: int, n_players: int, lineups: str
+) -> list[tuple[int, ...]] | None:
+    """Field indices per lineup: students first, then the built-ins."""
+    if lineups == "round robin":
+        return None
+    if lineups != "gauntlet":
+        raise ValueError(f"lineups must be 'gauntlet' or 'round robin'; got {lineups!r}")
+    if n_builtins < n_players - 1:
+        raise ValueError(
+            f"lineups='gauntlet' seats each student bot with {n_players - 1} built-in bots; "
+            f"give at least {n_players - 1} builtins (got {n_builtins}), or lineups='round robin'"
+        )
+    combos = list(itertools.combinations(range(n_students, n_students + n_builtins), n_players - 1))
+    return [(s, *c) for s in range(n_students) for c in combos]
+
+
+def _entries(
+    folder_or_bots: Any, screen: Mapping[str, Any], time_limit: float | None
+) -> tuple[list[StudentBot], list[Rejection]]:
+    """The student bots to play and the rejections so far, from whatever the caller gave."""
+    if isinstance(folder_or_bots, LeagueEntries):
+        return list(folder_or_bots.bots), list(folder_or_bots.rejections)
+    if isinstance(folder_or_bots, str | PathLike):
+        found = collect_bots(folder_or_bots, time_limit=time_limit, **screen)
+        return list(found.bots), list(found.rejections)
+    if isinstance(folder_or_bots, Mapping):
+        given = [as_bot(bot, str(name)) for name, bot in folder_or_bots.items()]
+    elif isinstance(folder_or_bots, Sequence) and not isinstance(folder_or_bots, bytes):
+        given = [as_bot(bot) for bot in folder_or_bots]
+    else:
+        raise ValueError(
+            "folder_or_bots must be a folder, collect_bots' result, a list of bots or a dict "
+            f"of name -> bot; got {folder_or_bots!r}"
+        )
+    return _screen_each(given, time_limit=time_limit, **screen)
+
+
+def run_league(
+    folder_or_bots: Any,
+    builtins: Sequence[Any] = DEFAULT_BUILTINS,
+    n_players: int = 3,
+    n_games: int = DEFAULT_DEALS,
+    *,
+    seed: int | None = None,
+    rules: Rules | None = None,
+    lineups: str = "gauntlet",
+    progress: bool = True,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    confidence: float = 0.95,
+    screen_rounds: int = 3,
+    max_ms: float = MAX_MS_PER_DECISION,
+    time_limit: float | None = TIME_LIMIT_S,
+) -> LeagueResult:
+    """Play the student bots and the built-ins in a fair tournament; the leaderboard.
+
+    Args:
+        folder_or_bots: a league folder (collected and screened with `collect_bots`), the
+            result of `collect_bots`, or bots given directly (a list, or a dict of name ->
+            bot; each is screened first).
+        builtins: the built-in bots (registered names, specs or policies).
+        n_players: seats at a table.
+        n_games: deals; each is played in every order of the seats of every lineup.
+        seed: seed of the deals and of the screening (None: fresh entropy; the result's
+            ``tournament.seed`` reruns it).
+        rules: the rule set (default: the standard game).
+        lineups: ``"gauntlet"`` (default): each student bot at a table with ``n_players - 1``
+            built-ins, every combination of them, so every student meets the same opponents on
+            the same deals. ``"round robin"``: every combination of ``n_players`` bots of the
+            whole field (students meet each other too; far more games).
+        progress: show a progress bar while the tournament runs.
+        workers: local worker processes (default 1).
+        chunk_size: deals per unit of work (default: a tenth of `n_games`, so the bar moves).
+        confidence: level of the intervals.
+        screen_rounds, max_ms, time_limit: the screening of bots given directly or by folder
+            (see `screen_bot`).
+
+    A student bot that fails during the tournament is left out (a `Rejection` at stage
+    ``"league"``) and the tournament is played again without it, on the same deals.
+    """
+    rules = check_rules(rules)
+    n_players = check_players(n_players, rules)
+    n_games = check_int(n_games, "n_games", low=1)
+    seed = _fresh_seed(seed)
+    if not isinstance(lineups, str):
+        raise ValueError(f"lineups must be 'gauntlet' or 'round robin'; got {lineups!r}")
+    builtin_policies = _builtin_policies(builtins)
+    _league_lineups(1, len(builtin_policies), n_players, lineups)  # refuse a bad setup early
+    if chunk_size is None:
+        chunk_size = max(1, -(-n_games // 10))
+    screen = {
+        "builtins": builtins,
+        "n_players": n_players,
+        "rounds": screen_rounds,
+        "seed": seed,
+        "rules": rules,
+        "max_ms": max_ms,
+    }
+    students, rejections = _entries(folder_or_bots, screen, time_limit)
+    while True:
+        if not students:
+            left_out = _left_out_lines(rejections) or "  (no bot files)"
+            raise ValueError(f"no student bot is left to play the league:\n{left_out}")
+        field = [*students, *builtin_policies]
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", SlowPathWarning)  # slow is expected here
+                result = tournament(
+                    field,
+                    n_players,
+                    n_games,
+                    seed=seed,
+                    rules=rules,
+                    lineups=_league_lineups(
+                        len(students), len(builtin_policies), n_players, lineups
+                    ),
+                    progress=progress,
+                    workers=workers,
+                    chunk_size=chunk_size,
+                    confidence=confidence,
+                )
+        except PolicyError as e:
+            failed = policy_name(e.policy)
+            index = next((i for i, b in enumerate(students) if b.name == failed), None)
+            if index is None or not isinstance(e.policy, StudentBot):
+                raise
+            rejections.append(_rejection(e.policy, "league", e))
+            students.pop(index)
+            if progress:
+                print(f"{failed} failed during the league and is left out; playing again")
+            continue
+        seconds = time.perf_counter() - start
+        names = result.names
+        return LeagueResult(
+            result,
+            names[: len(students)],
+            names[len(students) :],
+            tuple(rejections),
+            seconds,
+        )

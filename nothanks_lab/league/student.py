@@ -1,0 +1,260 @@
+"""A student's bot, and the words that tell its author why it was left out.
+
+:class:`StudentBot` wraps a student's function ``act(view)`` or object with ``act`` under a
+name, keeping its last answer and error and timing its decisions, so a failure can be explained
+in plain words; :func:`as_bot` names a notebook's bot. :class:`Rejection` is a bot left out of
+the league, at loading, screening or during the league, with a message for its author naming
+the file, the line and the position (:func:`describe_position`) where it failed.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from ..engine import Action
+from ..play import PolicyError, policy_name
+from ..view import PlayerView
+from .limits import _TimeUp
+
+__all__ = ["Rejection", "Stage", "StudentBot", "as_bot", "describe_position"]
+
+Stage = Literal["load", "find", "screen", "league"]
+_NO_ANSWER: Any = object()
+
+
+# --------------------------------------------------------------------------- student bots
+class StudentBot:
+    """A student's bot: a name (a league file's stem) and the function or object that decides.
+
+    `policy` is a function ``act(view)`` or an object with ``act(view)``. The wrapper keeps the
+    last answer and error of its bot, so a failure can be explained in plain words, and counts
+    the decisions and the time they took. A bot's own generator (an ``rng`` attribute) is the
+    one tournaments reseed.
+
+    >>> bot = StudentBot("ada", lambda view: Action.TAKE)
+    >>> bot, bot.name
+    (StudentBot('ada'), 'ada')
+    """
+
+    def __init__(self, name: str, policy: Any, path: str | PathLike[str] | None = None) -> None:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"name must be a non-empty string; got {name!r}")
+        if not callable(getattr(policy, "act", None)) and not callable(policy):
+            raise ValueError(
+                f"policy must be a function act(view) or an object with act(view); got {policy!r}"
+            )
+        self.name = name.strip()
+        self.policy = policy
+        self.path = None if path is None else Path(path)
+        self.last_answer: Any = _NO_ANSWER
+        self.last_error: BaseException | None = None
+        self.calls = 0
+        self.seconds = 0.0
+
+    @property
+    def file(self) -> str | None:
+        """The file's name (``ada.py``), or None for a bot made in a notebook."""
+        return None if self.path is None else self.path.name
+
+    @property
+    def rng(self) -> np.random.Generator | None:
+        """The bot's own generator, if it keeps one as ``rng``."""
+        rng = getattr(self.policy, "rng", None)
+        return rng if isinstance(rng, np.random.Generator) else None
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        if self.rng is not None:
+            self.policy.rng = value
+
+    def act(self, view: PlayerView) -> Action:
+        """The bot's answer in `view` (checked by whoever asks: `nothanks_lab.play.ask`)."""
+        decide = getattr(self.policy, "act", None)
+        if not callable(decide):
+            decide = self.policy
+        self.last_answer, self.last_error = _NO_ANSWER, None
+        start = time.perf_counter()
+        try:
+            answer = decide(view)
+        except Exception as e:
+            self.last_error = e
+            raise
+        finally:
+            self.calls += 1
+            self.seconds += time.perf_counter() - start
+        self.last_answer = answer
+        return answer
+
+    def __repr__(self) -> str:
+        return f"StudentBot({self.name!r})"
+
+
+def as_bot(bot: Any, name: str | None = None) -> StudentBot:
+    """A notebook's bot (a function ``act(view)``, a class or an object with ``act``), named.
+
+    A class is built with no arguments. The name defaults to the function's or class's name.
+
+    >>> def act(view):
+    ...     return Action.TAKE
+    >>> as_bot(act, "me").name, as_bot(act).name
+    ('me', 'act')
+    """
+    if isinstance(bot, StudentBot):
+        return bot if name is None else StudentBot(name, bot.policy, bot.path)
+    if isinstance(bot, type):
+        default = bot.__name__
+        bot = bot()
+    else:
+        default = getattr(bot, "__name__", None) or policy_name(bot)
+    return StudentBot(default if name is None else name, bot)
+
+
+# --------------------------------------------------------------------------- rejections
+@dataclass(frozen=True)
+class Rejection:
+    """A bot left out of the league, and why, in words for its author."""
+
+    name: str
+    """The bot's name (its file's stem)."""
+    file: str | None
+    """The file it came from (None for a bot made in a notebook)."""
+    stage: Stage
+    """Where it failed: ``"load"``, ``"find"`` (no bot in the file), ``"screen"``, ``"league"``."""
+    problem: str
+    """What went wrong, in one sentence."""
+    advice: str
+    """What to change."""
+    view: PlayerView | None = field(default=None, repr=False)
+    """The position it failed in, if it failed in one (it draws itself in a notebook)."""
+
+    @property
+    def message(self) -> str:
+        """The whole message: who, what went wrong, what to change, and the position."""
+        who = f"Bot '{self.name}'" + (f" ({self.file})" if self.file else "")
+        text = f"{who} is left out of the league: {self.problem}. {self.advice}"
+        if self.view is not None:
+            text += f" The position: {describe_position(self.view)}."
+        return text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_html_(self) -> str:
+        from ..render import view_html, warning_html
+
+        body = warning_html(self.message)
+        if self.view is not None:
+            body += view_html(self.view)
+        return body
+
+
+def _left_out_lines(rejections: Sequence[Rejection]) -> str:
+    """The bots left out, one ``  ✘ message`` line each (for a terminal)."""
+    return "\n".join(f"  ✘ {r.message}" for r in rejections)
+
+
+def _left_out_html(rejections: Sequence[Rejection]) -> str:
+    """The bots left out as an HTML list, one escaped message each."""
+    items = "".join(f"<li style='margin:.3em 0'>{html.escape(r.message)}</li>" for r in rejections)
+    return f"<ul>{items}</ul>"
+
+
+def describe_position(view: PlayerView) -> str:
+    """A position in one sentence: the card, its chips, every seat's cards and chips.
+
+    >>> from nothanks_lab.analysis import position_view
+    >>> describe_position(position_view(17, 2, (12, 13), my_chips=0, other_hands=[(30,), ()]))
+    'seat 0 to play on card 17 with 2 chips on it, holding 12, 13 and 0 chips; seat 1 holds 30 \
+and 11 chips; seat 2 holds no cards and 11 chips; 20 cards still face down'
+    """
+
+    def holding(seat: int) -> str:
+        cards = ", ".join(map(str, view.hands[seat])) or "no cards"
+        chips = view.chips[seat]
+        return f"{cards} and {chips} chip{'s' * (chips != 1)}"
+
+    if view.active_card is None:
+        head = f"the round is over; seat {view.seat} holds {holding(view.seat)}"
+    else:
+        pot = f"{view.pot} chip{'s' * (view.pot != 1)}"
+        head = (
+            f"seat {view.seat} to play on card {view.active_card} with {pot} on it, holding "
+            f"{holding(view.seat)}"
+        )
+    others = [f"seat {s} holds {holding(s)}" for s in range(view.n_players) if s != view.seat]
+    left = f"{view.cards_left} card{'s' * (view.cards_left != 1)} still face down"
+    return "; ".join([head, *others, left])
+
+
+def _short_repr(value: Any, limit: int = 60) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _line_in(exc: BaseException, path: Path | None) -> str:
+    """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
+    if path is None:
+        return ""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
+        line = exc.lineno
+    return "" if line is None else f" ({path.name}, line {line})"
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if isinstance(exc, SyntaxError):
+        text = exc.msg
+    return type(exc).__name__ + (f": {text}" if text else "")
+
+
+_TRY_IT = (
+    "Try act(view) on this position in a cell to see the error with its traceback (the "
+    "position is the rejection's view)."
+)
+_RETURN_A_MOVE = (
+    "act must return Action.TAKE or Action.PASS on every path (from nothanks_lab import Action)."
+)
+
+
+def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
+    """Why `bot` failed with `error` (raised, answered garbage, passed with no chips)."""
+    view = error.view
+    cause = error.__cause__ or bot.last_error
+    if isinstance(cause, _TimeUp):
+        problem = "it took too long to decide, and was stopped (an endless loop?)"
+        advice = "Make sure every loop in act ends."
+    elif cause is not None:
+        problem = f"its act(view) raised {_error_text(cause)}{_line_in(cause, bot.path)}"
+        advice = _TRY_IT
+    else:
+        answer = bot.last_answer
+        if answer is Action.PASS and view.my_chips == 0:
+            problem = "it said No Thanks! with no chips left (a player with no chips must take)"
+            advice = "Check view.my_chips first: if it is 0, return Action.TAKE."
+        elif answer is None:
+            problem = "its act(view) returned None (a missing return?)"
+            advice = _RETURN_A_MOVE
+        else:
+            problem = (
+                f"its act(view) answered {_short_repr(answer)} (a {type(answer).__name__}), "
+                "which is not a move"
+            )
+            advice = _RETURN_A_MOVE
+    return Rejection(bot.name, bot.file, stage, problem, advice, view)

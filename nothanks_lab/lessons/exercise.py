@@ -1,0 +1,88 @@
+"""What an exercise is, and what a student is told: the `Exercise` and `Feedback` records.
+
+An :class:`Exercise` holds one question a lesson asks, the private function that computes its
+answer from the package, the hint a wrong answer gets and how far a hand-rounded answer may be
+off. A :class:`Feedback` is the verdict :func:`~nothanks_lab.lessons.check_answer` gives on one
+answer (right, close, wrong or not answered yet) with its message; both draw themselves in a
+notebook. Neither hands out a solution.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["Exercise", "Feedback", "Status"]
+
+#: The verdicts :func:`check_answer` gives.
+Status = Literal["right", "close", "wrong", "unanswered"]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question of a lesson; the package computes its answer when an answer is checked."""
+
+    key: str
+    """Short name used by :func:`check_answer`."""
+    lesson: str
+    """The notebook it belongs to, e.g. ``"02_chances_under_removed_cards"``."""
+    question: str
+    """The question as the student reads it."""
+    _solve: Callable[[], float] = field(repr=False)
+    """Computes the exact answer from the package (private: the student API never shows it)."""
+    hint: str
+    """A nudge shown after a wrong answer; it does not give the answer away."""
+    tolerance: float = 0.005
+    """How far an answer may be from the exact value and still count as right."""
+    probability: bool = True
+    """Whether the answer is a chance (then 1 < answer <= 100 is read as a percentage slip)."""
+    one_above: str | None = None
+    """What to say to an answer one more than the exact value (a known misreading), if any."""
+
+    def __str__(self) -> str:
+        return f"Exercise {self.key!r}: {self.question}"
+
+    def _repr_html_(self) -> str:
+        return (
+            "<div style='border-left:4px solid #1f77b4;padding:.3em .8em;margin:.3em 0'>"
+            f"<b>Exercise <code>{html.escape(self.key)}</code></b><br>"
+            f"{html.escape(self.question)}</div>"
+        )
+
+
+_MARK = {
+    "right": "✔ Right",
+    "close": "≈ Close",
+    "wrong": "✘ Not yet",
+    "unanswered": "… Not answered yet",
+}
+_COLOUR = {"right": "#2ca02c", "close": "#ff7f0e", "wrong": "#d62728", "unanswered": "#7f7f7f"}
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The verdict on one answer (right, close, wrong or not answered yet) and why."""
+
+    key: str
+    """The exercise checked."""
+    status: Status
+    """``"right"``, ``"close"`` (right value, wrong form), ``"wrong"`` or ``"unanswered"``."""
+    message: str
+    """What to tell the student."""
+
+    @property
+    def correct(self) -> bool:
+        """True only for a right answer."""
+        return self.status == "right"
+
+    def __str__(self) -> str:
+        return f"{_MARK[self.status]} ({self.key}): {self.message}"
+
+    def _repr_html_(self) -> str:
+        colour = _COLOUR[self.status]
+        return (
+            f"<div style='border-left:4px solid {colour};padding:.3em .8em;margin:.3em 0'>"
+            f"<b style='color:{colour}'>{html.escape(str(self))}</b></div>"
+        )
