@@ -45,7 +45,7 @@ def has_fillable_gaps(view: PlayerView, sizes: Collection[int] = (1, 2)) -> bool
     False
     """
     open_sizes = {len(g) for g in open_gaps(view)}
-    return set(sizes) <= open_sizes and view.n_unseen_in_play >= max(sizes, default=0)
+    return set(sizes) <= open_sizes and view.cards_left >= max(sizes, default=0)
 
 
 def has_unseen_neighbour(view: PlayerView) -> bool:

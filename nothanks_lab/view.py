@@ -41,7 +41,8 @@ class PlayerView:
     hands: tuple[tuple[int, ...], ...]
     """Cards of every seat, each sorted ascending."""
     cards_left: int
-    """Cards still face down in the deck, not counting the active one."""
+    """Cards still face down in the deck, not counting the active one: how many of the
+    `unseen_cards` are still to come (the rest were removed)."""
     rules: Rules
     """The rule set of the round."""
     current_player: int | None = None
@@ -167,11 +168,6 @@ class PlayerView:
     def hand_masks(self) -> tuple[int, ...]:
         """Every seat's hand as a bit mask (bit c set = holds card c), as the engine stores it."""
         return tuple(mask_of(h) for h in self.hands)
-
-    @property
-    def n_unseen_in_play(self) -> int:
-        """How many of the unseen cards are still to come (the rest were removed)."""
-        return self.cards_left
 
     def card_points(self, seat: int | None = None) -> int:
         """Card points of a seat's hand (default: this view's seat)."""

@@ -3,7 +3,7 @@
 Conformance: a bot decides from public information only (the same move on two rounds that
 differ only in cards nobody has seen), makes legal moves only, is reproducible from its seed,
 declares its parameters (defaults inside their ranges; out-of-range or unknown values refused),
-and explains its choice. Then: the milker's switches (all off = the marginal-cost rule; each
+and explains its choice. Then: the heuristic bot's switches (all off = the marginal-cost rule; each
 idea changes the move where it should), the compiled fast path equals the one-game engine, the
 expectation bot's chances are the probability module's, and the search bot's rollouts.
 Strength claims live in ``benchmarks/strength_table.py``, not here.
@@ -174,7 +174,7 @@ def test_defaults_decide() -> None:
         assert make_bot(name, seed=1).act(view) in (Action.TAKE, Action.PASS)
 
 
-# ------------------------------------------------------------------ the milker
+# ------------------------------------------------------------------ the heuristic bot
 
 
 def switched_off(threshold: float) -> HeuristicBot:
@@ -189,7 +189,7 @@ def switched_off(threshold: float) -> HeuristicBot:
     )
 
 
-def test_milker_with_every_switch_off_is_the_marginal_rule() -> None:
+def test_heuristic_with_every_switch_off_is_the_marginal_rule() -> None:
     rng = np.random.default_rng(0)
     compared = 0
     for t in (-2, 0, 5, 10, 17):
@@ -388,7 +388,7 @@ def test_decisions_between_refuses_views_that_cannot_follow() -> None:
 def watch(
     opponent: Any, n_players: int = 3, seed: int = 0, model: OpponentModel | None = None
 ) -> np.ndarray:
-    """Opponent-model weights of seat 0 (a milker) after a round against `opponent` copies."""
+    """Opponent-model weights of seat 0 (heuristic bot) after a round against `opponent` copies."""
     model = OpponentModel() if model is None else model
     me = HeuristicBot()
     g = Game(n_players, seed=seed)
@@ -404,7 +404,7 @@ def watch(
 
 def test_opponent_model_recognises_each_policy() -> None:
     names = list(MODELS)
-    assert watch(HeuristicBot())[1:].argmax(axis=1).tolist() == [names.index("milker")] * 2
+    assert watch(HeuristicBot())[1:].argmax(axis=1).tolist() == [names.index("heuristic")] * 2
     assert (
         watch(MarginalCostBot(0), seed=1)[1:].argmax(axis=1).tolist() == [names.index("greedy")] * 2
     )
@@ -447,14 +447,14 @@ def test_search_with_opponent_model_samples_rivals_from_the_weights() -> None:
     assert set(bot.explain(view)["rival_models"]) == {1, 2}
 
 
-def test_trust_z_falls_back_to_the_milker_unless_search_is_sure() -> None:
+def test_trust_z_falls_back_to_the_heuristic_unless_search_is_sure() -> None:
     stubborn = SearchBot(seed=2, n_rollouts=200, trust_z=100.0)
     for a, _ in twin_positions(3, seed=5, n=8):
         view = a.view(a.current_player)
         why = stubborn.explain(view)
         assert why["action"] is (HeuristicBot().act(view) if view.can_pass else Action.TAKE)
         if view.can_pass:
-            assert why["milker_action"] is why["action"]
+            assert why["heuristic_action"] is why["action"]
     # On obvious positions a modest trust_z still lets the search decide.
     view = position([[20, 21], [5], [8]], [3, 9, 9], card=22, pot=9)
     assert SearchBot(seed=1, n_rollouts=200, trust_z=2.0).act(view) is Action.TAKE
@@ -471,16 +471,16 @@ def test_seat_tuned_5p_changes_only_the_own_seat_at_five_players() -> None:
     np.testing.assert_array_equal(m_on[0], tuned)
     np.testing.assert_array_equal(m_on[1:], m_off[1:])
     assert not np.array_equal(m_off[0], tuned)
-    # Other player counts keep the declared milker everywhere.
+    # Other player counts keep the declared heuristic bot everywhere.
     view3 = Game(3, seed=3).view(0)
     np.testing.assert_array_equal(on.rollout_matrix(view3), off.rollout_matrix(view3))
-    # The tuned values are legal milker parameters.
+    # The tuned values are legal heuristic bot parameters.
     HeuristicBot(**SEAT_5P_PARAMS)
 
 
-def test_seat_5p_milker_beats_four_default_milkers() -> None:
+def test_seat_5p_heuristic_beats_four_default_ones() -> None:
     # The reason the tuned seat exists: on fixed deals, every first player, it wins more
-    # than its fair 20% of 5-player rounds against four default milkers.
+    # than its fair 20% of 5-player rounds against four default heuristic bots.
     from nothanks_lab import core
     from nothanks_lab.bots.heuristic import heuristic_decide, pack_params
     from nothanks_lab.bots.search import SEAT_5P_PARAMS, rollout_kernel
@@ -503,8 +503,8 @@ def test_seat_5p_milker_beats_four_default_milkers() -> None:
 
 
 def test_compiled_decisions_read_their_parameters_by_name() -> None:
-    """The named indices of the milker's ``params`` match `pack_params`'s layout, and its terms
-    come back as a named record, alike in Python and compiled."""
+    """The named indices of the heuristic bot's ``params`` match `pack_params`'s layout, and its
+    terms come back as a named record, alike in Python and compiled."""
     from nothanks_lab.bots import heuristic as h
     from nothanks_lab.bots.base import decision_args
     from nothanks_lab.bots.simple import THRESHOLD, marginal_decide

@@ -37,7 +37,7 @@ def decisions(n_players: int, seed: int, rounds: int):
 
 
 def comes_back(game: Game, seat: int) -> bool:
-    """Truth from the engine: pass, let default milkers move; does the card return to `seat`?"""
+    """Truth from the engine: pass, let default heuristic bots move; does the card return?"""
     h = game.copy()
     h.step(Action.PASS)
     while h.current_player != seat:
@@ -49,7 +49,7 @@ def comes_back(game: Game, seat: int) -> bool:
 
 
 @pytest.mark.parametrize("n_players", [3, 5, 7])
-def test_returns_feature_is_the_engine_playing_milkers(n_players: int) -> None:
+def test_returns_feature_is_the_engine_playing_heuristic_bots(n_players: int) -> None:
     params = pack_linear(WEIGHTS_5P)
     compiled = jit_pure(linear_features)
     seen = {0.0: 0, 1.0: 0}
@@ -91,23 +91,23 @@ def test_each_weight_is_a_switch_and_bad_weights_are_refused() -> None:
         pack_linear([1.0, 2.0])
 
 
-def test_linear_beats_four_milkers_by_a_wide_margin() -> None:
+def test_linear_beats_four_heuristic_bots_by_a_wide_margin() -> None:
     # What the fit is for: at 5 players it wins well over the fair 20% against four default
-    # milkers (the benchmark measures about 40%; a milker tuned for this table gets 27%).
+    # heuristic bots (the benchmark measures about 40%; one tuned for this table gets 27%).
     r = nt.head_to_head(LinearBot(), HeuristicBot(), 5, 2000, seed=3, progress=False)
     assert r.win_share_ci[0, 0] > 0.34
 
 
 def test_rollout_kernel_own_seat_plays_its_own_policy() -> None:
-    # The kernel with LinearBot at seat 0 and milkers elsewhere equals the engine playing
+    # The kernel with LinearBot at seat 0 and heuristic bots elsewhere equals the engine playing
     # the same table on the same decks.
     rng = np.random.default_rng(5)
     decks = np.array([nt.engine.deal(nt.Rules(), rng) for _ in range(60)], dtype=np.int64)
-    milker = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
+    heuristic = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
     kernel = rollout_kernel(heuristic_decide, linear_decide)
     values = kernel(
         core.new_state(decks, 5, 11, 2),
-        np.tile(milker, (5, 1)),
+        np.tile(heuristic, (5, 1)),
         np.full(len(decks), -1),
         0,
         0.0,
@@ -161,7 +161,7 @@ def test_search_takes_its_own_linear_weights() -> None:
 
 
 def test_a_pass_round_is_read_ahead_as_if_the_chips_were_paid() -> None:
-    """`heuristic_terms_after_passes` sees exactly what the milker sees on chips really paid,
+    """`heuristic_terms_after_passes` sees exactly what the heuristic bot sees on chips really paid,
     and leaves the array alone (read-only here), in Python and compiled."""
     from nothanks_lab.bots.heuristic import (
         chips_after_passes,
@@ -169,7 +169,7 @@ def test_a_pass_round_is_read_ahead_as_if_the_chips_were_paid() -> None:
         heuristic_terms_after_passes,
     )
 
-    milker = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
+    heuristic = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
     compiled = jit_pure(heuristic_terms_after_passes)
     checked = 0
     for _, view in decisions(5, seed=3, rounds=10):
@@ -182,12 +182,12 @@ def test_a_pass_round_is_read_ahead_as_if_the_chips_were_paid() -> None:
             if paid.min() < 0:
                 break
             o = (seat + k) % view.n_players
-            want = heuristic_terms(milker, card, pot + k, o, hands, paid, left)
+            want = heuristic_terms(heuristic, card, pot + k, o, hands, paid, left)
             got = heuristic_terms_after_passes(
-                milker, card, pot + k, o, hands, chips, left, seat, k
+                heuristic, card, pot + k, o, hands, chips, left, seat, k
             )
             assert got == want
-            assert compiled(milker, card, pot + k, o, hands, chips, left, seat, k) == want
+            assert compiled(heuristic, card, pot + k, o, hands, chips, left, seat, k) == want
             assert [chips_after_passes(chips, q, seat, k) for q in range(5)] == paid.tolist()
             checked += 1
     assert checked > 100

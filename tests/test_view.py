@@ -204,7 +204,7 @@ def test_view_properties_by_hand() -> None:
     assert not v1.is_over
     assert v1.seen_cards == frozenset({5, 2})
     assert v1.unseen_cards == (1, 3, 4, 6, 7, 8)
-    assert v1.n_unseen_in_play == 3
+    assert len(v1.unseen_cards) - v1.cards_left == rules.n_removed  # the rest were removed
     assert v1.hand_masks == (0, 1 << 5, 0)
     assert v1.card_points() == 5 and v1.card_points(0) == 0
     assert v1.scores() == (0, 3, -1) == g.scores()
@@ -219,6 +219,22 @@ def test_view_properties_by_hand() -> None:
     assert not end.is_my_turn and not end.can_pass and end.cards_left == 0
     assert end.unseen_cards == (4, 6, 7)  # the removed cards, unnamed as such
     assert end.scores() == g.scores()
+
+
+def test_a_view_has_one_name_per_fact() -> None:
+    """Public names: the contract's fields plus facts derived from them, and no alias of a
+    field (``n_unseen_in_play`` once repeated `cards_left` under a second name)."""
+    fields = {f.name for f in dataclasses.fields(nt.PlayerView)}
+    assert fields == {
+        "seat", "n_players", "active_card", "pot", "my_chips", "chips", "hands", "cards_left",
+        "rules", "current_player",
+    }  # fmt: skip
+    derived = {
+        "my_hand", "is_over", "is_my_turn", "can_pass", "seen_cards", "unseen_cards",
+        "hand_masks", "card_points", "scores",
+    }  # fmt: skip
+    view = nt.Game(3, seed=0).view(0)
+    assert {n for n in dir(view) if not n.startswith("_")} == fields | derived
 
 
 def test_view_html_marks_the_seat_and_hides_no_card_it_should_show(html_numbers) -> None:

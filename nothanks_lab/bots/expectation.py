@@ -8,7 +8,7 @@ chances of :mod:`nothanks_lab.probability` that an unseen card is still to come:
 card that will arrive can be taken cheaply with the chips the table piles on it, and a card two
 away from one of the bot's runs may later be bridged. Passing costs one chip. The bot takes
 when taking is worth at least as much as passing, plus a `margin`. The defaults come from a
-coarse sweep at 3 players against a milker and ``MarginalCostBot(10)``.
+coarse sweep at 3 players against the heuristic bot and ``MarginalCostBot(10)``.
 """
 
 from __future__ import annotations

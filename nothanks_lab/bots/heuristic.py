@@ -1,4 +1,4 @@
-"""The milker: a parametric heuristic whose every idea is a switch, and its compiled decision.
+"""The heuristic bot: a parametric bot whose every idea is a switch, and its compiled decision.
 
 `HeuristicBot` takes a card when its net cost (the change in card points, minus the pot, minus
 the hope of bridging a gap) is at most a threshold that loosens when the bot is short of chips
@@ -17,11 +17,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core import card_points_mask, marginal_points
+from ..core import marginal_points
 from ..engine import Action
 from ..rules import Rules
 from ..view import PlayerView
 from .base import FastBot, Param, decision_args, register
+from .features import (
+    bridge_chance,
+    chips_after_passes,
+    lateness,
+    leader_block,
+    rivals_fitting,
+)
 
 __all__ = [
     "HEURISTIC_PARAMS",
@@ -58,7 +65,7 @@ N_PARAMS = 12
 
 
 class HeuristicTerms(NamedTuple):
-    """The numbers behind one decision of the milker (`heuristic_terms`)."""
+    """The numbers behind one decision of the heuristic bot (`heuristic_terms`)."""
 
     cost: int
     """Change in card points if the seat takes the card."""
@@ -76,47 +83,6 @@ class HeuristicTerms(NamedTuple):
     """The decision: take (True) or pass."""
 
 
-def bridge_chance(
-    card: int,
-    seat: int,
-    hands: np.ndarray,
-    cards_left: int,
-    low: int,
-    high: int,
-    n_removed: float,
-) -> float:
-    """Chance that `card` may later join two of `seat`'s runs (pure, numba-compilable).
-
-    For a card two away from one of the seat's cards with the card between unseen: the chance
-    that a given unseen card is still to come, ``cards_left / (cards_left + n_removed)``;
-    otherwise 0.
-    """
-    mine = hands[seat]
-    seen = np.int64(1) << card
-    for o in range(hands.shape[0]):
-        seen |= hands[o]
-    for d in (-2, 2):
-        nb = card + d
-        mid = card + d // 2
-        if low <= nb <= high and (mine >> nb) & 1 and not (seen >> mid) & 1:
-            return cards_left / (cards_left + n_removed) if cards_left + n_removed > 0 else 0.0
-    return 0.0
-
-
-def chips_after_passes(chips: np.ndarray, q: int, first: int, n_paid: int) -> int:
-    """Seat `q`'s chips once `n_paid` seats, clockwise from `first`, have each paid one chip.
-
-    Reads ``chips`` without changing it (pure, numba-compilable), so a caller can look ahead
-    at a pass round without copying or mutating the array.
-    """
-    if n_paid == 0:  # the milker's own decisions: keep them as cheap as a plain read
-        return chips[q]
-    k = q - first
-    if k < 0:
-        k += chips.shape[0]
-    return chips[q] - 1 if k < n_paid else chips[q]
-
-
 def heuristic_terms(
     params: np.ndarray,
     card: int,
@@ -126,7 +92,7 @@ def heuristic_terms(
     chips: np.ndarray,
     cards_left: int,
 ) -> HeuristicTerms:
-    """The numbers behind the milker's choice (see `HeuristicTerms`).
+    """The numbers behind the heuristic bot's choice (see `HeuristicTerms`).
 
     The bot takes when ``net <= threshold`` unless it milks. Pure and numba-compilable;
     ``params`` holds the declared parameters in `HEURISTIC_PARAMS` order followed by low card,
@@ -152,12 +118,10 @@ def heuristic_terms_after_passes(
     `LinearBot`'s ``returns`` feature asks this of every rival in a pass round.
     """
     n = hands.shape[0]
-    mine = hands[seat]
     low = int(params[LOW_CARD])
     high = int(params[HIGH_CARD])
     n_removed = params[N_REMOVED]
-    in_play = high - low + 1 - params[N_REMOVED]
-    cost = marginal_points(mine, card)
+    cost = marginal_points(hands[seat], card)
     my_chips = chips_after_passes(chips, seat, first, n_paid)
 
     # Run bridging: a card two away from one of ours, the card between still unseen.
@@ -167,32 +131,18 @@ def heuristic_terms_after_passes(
         bridge = params[BRIDGE_WEIGHT] * chance * cost
 
     net = cost - params[POT_WEIGHT] * pot - bridge
-    late = 1.0 - cards_left / max(1.0, in_play - 1.0)
     threshold = (
         params[THRESHOLD]
         + params[CHIP_WEIGHT] * (params[CHIP_REF] - my_chips)
-        + params[LATE_WEIGHT] * late
+        + params[LATE_WEIGHT] * lateness(cards_left, low, high, n_removed)
     )
 
     # Blocking: loosen for a card that fits the runs of the leading rival (scores are only
     # counted when some rival's runs fit the card, which keeps the common case cheap).
-    fits = False
-    for o in range(n):
-        if o != seat and marginal_points(hands[o], card) <= 0:
-            fits = True
     block = False
-    if fits and params[BLOCK_WEIGHT] > 0:
-        leader = -1
-        best = 1 << 30
-        # Rivals in turn order from our seat, so ties go the same way from every seat.
-        for k in range(1, n):
-            o = (seat + k) % n
-            s = card_points_mask(hands[o]) - chips_after_passes(chips, o, first, n_paid)
-            if s < best:
-                best = s
-                leader = o
-        if marginal_points(hands[leader], card) <= 0 and best <= card_points_mask(mine) - my_chips:
-            block = True
+    if params[BLOCK_WEIGHT] > 0 and rivals_fitting(card, seat, hands) > 0:
+        block = leader_block(card, seat, hands, chips, first, n_paid)[1]
+        if block:
             threshold += params[BLOCK_WEIGHT]
 
     take = net <= threshold
@@ -219,7 +169,7 @@ def heuristic_decide(
     chips: np.ndarray,
     cards_left: int,
 ) -> bool:
-    """The milker's decision on public facts (numba-compilable); True means take.
+    """The heuristic bot's decision on public facts (numba-compilable); True means take.
 
     The forced take at zero chips is the caller's.
     """
@@ -235,10 +185,13 @@ def pack_params(values: dict[str, Any], rules: Rules | None = None) -> np.ndarra
 
 @register("heuristic")
 class HeuristicBot(FastBot):
-    """The milker: chip- and endgame-aware thresholds, run bridging, milking, blocking.
+    """The heuristic bot: chip- and endgame-aware thresholds, run bridging, milking, blocking.
 
-    Every idea is a parameter that can be switched off (a weight of 0, ``milk=False``);
-    with all of them off and ``pot_weight=1`` it is ``MarginalCostBot(threshold)``.
+    Registered as ``"heuristic"`` (its one name). It is nicknamed "the milker" because it lets
+    chips pile up on a card nobody else wants (``milk``); the parameter ``prior_milker`` of
+    `SearchBot` and `OpponentModel` keeps that nickname. Every idea is a parameter that can be
+    switched off (a weight of 0, ``milk=False``); with all of them off and ``pot_weight=1`` it
+    is ``MarginalCostBot(threshold)``.
 
     >>> from nothanks_lab import Game
     >>> g = Game(3, deck=range(3, 27))

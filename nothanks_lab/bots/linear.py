@@ -8,16 +8,17 @@ declared parameter, so a slider can switch a feature off (weight 0) and ``explai
 feature's contribution.
 
 Where the defaults come from (``benchmarks/fit_linear.py`` reproduces them): the search bot
-(`BestBot`) played 2,000 five-player rounds against four milkers while its searched decisions
-and their rollout values were recorded; a logistic regression, weighted by how much each
-decision mattered (the gap between the two moves' values), fitted the weights that best
-imitate those decisions; Nelder-Mead on common random numbers then tuned them for win share
-against four milkers. The result wins about 40% of 5-player rounds against four milkers (fair
-share 20%; the tuned milker itself manages about 27%) at the speed of a heuristic, and its
-decision function runs compiled in the simulator and in the search bot's rollouts.
+(`BestBot`) played 2,000 five-player rounds against four heuristic bots (`HeuristicBot`) while
+its searched decisions and their rollout values were recorded; a logistic regression, weighted
+by how much each decision mattered (the gap between the two moves' values), fitted the weights
+that best imitate those decisions; Nelder-Mead on common random numbers then tuned them for win
+share against four heuristic bots. The result wins about 40% of 5-player rounds against four
+default heuristic bots (fair share 20%; a heuristic bot tuned for that table manages about 27%)
+at the speed of a heuristic, and its decision function runs compiled in the simulator and in
+the search bot's rollouts.
 
 One assumption is built into a feature: ``returns`` asks whether each rival, deciding like a
-default milker, would pass the card on; against other rivals it is a guess like any other.
+default heuristic bot, would pass the card on; against other rivals it is a guess like any other.
 """
 
 from __future__ import annotations
@@ -31,12 +32,8 @@ from ..engine import Action
 from ..rules import Rules
 from ..view import PlayerView
 from .base import FastBot, Param, decision_args, register
-from .heuristic import (
-    HEURISTIC_PARAMS,
-    bridge_chance,
-    heuristic_terms_after_passes,
-    pack_params,
-)
+from .features import bridge_chance, lateness, leader_block, rivals_fitting
+from .heuristic import HEURISTIC_PARAMS, heuristic_terms_after_passes, pack_params
 
 __all__ = ["FEATURES", "LINEAR_PARAMS", "LinearBot", "linear_decide", "linear_features"]
 
@@ -55,7 +52,10 @@ FEATURES: tuple[tuple[str, str], ...] = (
     ("fits", "rivals whose runs the card extends"),
     ("block", "1 if the card extends the runs of a rival who leads or ties us"),
     ("lead_gap", "(our score - the best rival's score) / 10"),
-    ("returns", "1 if every rival, deciding like a default milker, would pass the card back"),
+    (
+        "returns",
+        "1 if every rival, deciding like a default heuristic bot, would pass the card back",
+    ),
     ("returns_cost", "returns x cost"),
     ("cost_per_chip", "cost / (1 + our chips)"),
     ("rival_chips", "fewest chips of any rival / 10"),
@@ -76,8 +76,8 @@ LINEAR_PARAMS: tuple[Param, ...] = tuple(
 )
 
 # Layout of the ``params`` array: weights, then low card, high card, removed cards, then the
-# default milker's packed parameters (for the ``returns`` feature).
-_LOW, _HIGH, _REMOVED, _MILKER = N_FEATURES, N_FEATURES + 1, N_FEATURES + 2, N_FEATURES + 3
+# default heuristic bot's packed parameters (for the ``returns`` feature).
+_LOW, _HIGH, _REMOVED, _HEURISTIC = N_FEATURES, N_FEATURES + 1, N_FEATURES + 2, N_FEATURES + 3
 
 
 def linear_features(
@@ -91,50 +91,35 @@ def linear_features(
 ) -> tuple[float, ...]:
     """The `FEATURES` of a decision, from public facts only (numba-compilable).
 
-    Only the rule constants and the milker's parameters are read from ``params`` (see
+    Only the rule constants and the heuristic bot's parameters are read from ``params`` (see
     `pack_linear`); the weights are not used here. Pure: the pass round of ``returns`` is
     looked ahead at without changing ``chips`` (`heuristic_terms_after_passes`).
     """
     n = hands.shape[0]
-    mine = hands[seat]
     low = int(params[_LOW])
     high = int(params[_HIGH])
     n_removed = params[_REMOVED]
-    in_play = high - low + 1 - n_removed
-    cost = marginal_points(mine, card)
+    cost = marginal_points(hands[seat], card)
     bridge = 0.0
     if cost > 0:
         bridge = bridge_chance(card, seat, hands, cards_left, low, high, n_removed) * cost
     my_chips = chips[seat]
-    late = 1.0 - cards_left / max(1.0, in_play - 1.0)
-    n_fit = 0
-    best = 1 << 30
-    leader = -1
+    late = lateness(cards_left, low, high, n_removed)
+    best, block = leader_block(card, seat, hands, chips, seat, 0)
+    my_score = card_points_mask(hands[seat]) - my_chips
     min_chips = 1 << 30
-    # Rivals in turn order from our seat, so ties go the same way from every seat.
     for k in range(1, n):
-        o = (seat + k) % n
-        if marginal_points(hands[o], card) <= 0:
-            n_fit += 1
-        s = card_points_mask(hands[o]) - chips[o]
-        if s < best:
-            best = s
-            leader = o
-        min_chips = min(min_chips, chips[o])
-    my_score = card_points_mask(mine) - my_chips
-    block = 0.0
-    if marginal_points(hands[leader], card) <= 0 and best <= my_score:
-        block = 1.0
+        min_chips = min(min_chips, chips[(seat + k) % n])
     # Would the card come back? Each rival in turn sees the card after we and the rivals
     # before it have passed, each paying a chip onto it (the first k seats from ours).
-    milker = params[_MILKER:]
+    heuristic = params[_HEURISTIC:]
     returns = 1.0
     for k in range(1, n):
         o = (seat + k) % n
         if (
             chips[o] == 0
             or heuristic_terms_after_passes(
-                milker, card, pot + k, o, hands, chips, cards_left, seat, k
+                heuristic, card, pot + k, o, hands, chips, cards_left, seat, k
             ).take
         ):
             returns = 0.0
@@ -150,8 +135,8 @@ def linear_features(
         pot * late,
         cost * late,
         bridge,
-        float(n_fit),
-        block,
+        float(rivals_fitting(card, seat, hands)),
+        1.0 if block else 0.0,
         (my_score - best) / 10.0,
         returns,
         returns * cost,
@@ -182,14 +167,14 @@ def linear_decide(
 
 
 def pack_linear(weights: Any, rules: Rules | None = None) -> np.ndarray:
-    """The ``params`` array of `linear_decide`: weights, rule constants, the milker's params."""
+    """The ``params`` array of `linear_decide`: weights, rule constants, heuristic bot params."""
     rules = Rules() if rules is None else rules
     w = np.asarray(weights, dtype=np.float64).ravel()
     if w.shape != (N_FEATURES,):
         raise ValueError(f"LinearBot needs {N_FEATURES} weights; got {w.shape[0]}")
-    milker = pack_params({p.name: p.default for p in HEURISTIC_PARAMS}, rules)
+    heuristic = pack_params({p.name: p.default for p in HEURISTIC_PARAMS}, rules)
     consts = [rules.low_card, rules.high_card, rules.n_removed]
-    return np.concatenate([w, np.array(consts, dtype=np.float64), milker])
+    return np.concatenate([w, np.array(consts, dtype=np.float64), heuristic])
 
 
 @register("linear")

@@ -5,12 +5,12 @@ rivals made between two of its views can be read back from the two views: who ga
 cards, whose chips went down by one. `decisions_between` reconstructs those moves (skipping the
 few whose card or order two views cannot pin down, and returning ``None`` when the second view
 cannot follow the first, e.g. in a new round). `OpponentModel` scores each rival's moves against
-a small family of candidate policies (`MODELS`: the milker, greedy ``MarginalCostBot(0)`` and
-``MarginalCostBot(10)``) and keeps Bayesian weights per rival, reset at every new round. With
-``learn`` on, every finished round also teaches the model what its rivals were like: the next
-round starts from a prior pulled towards the policies seen so far (seat numbers are not carried
-over, since seats rotate). The search bot samples its rollout opponents from these weights.
-Nothing here reads hidden state.
+a small family of candidate policies (`MODELS`: the heuristic bot, greedy ``MarginalCostBot(0)``
+and ``MarginalCostBot(10)``) and keeps Bayesian weights per rival, reset at every new round.
+With ``learn`` on, every finished round also teaches the model what its rivals were like: the
+next round starts from a prior pulled towards the policies seen so far (seat numbers are not
+carried over, since seats rotate). The search bot samples its rollout opponents from these
+weights. Nothing here reads hidden state.
 """
 
 from __future__ import annotations
@@ -44,10 +44,11 @@ _MARGINAL = {
     "block_weight": 0.0,
 }
 
-#: Candidate policies for a rival, as milker parameter changes from its defaults (with every
-#: switch off the milker is exactly ``MarginalCostBot(threshold)``; tests check that).
+#: Candidate policies for a rival, as changes to the heuristic bot's default parameters (with
+#: every switch off it is exactly ``MarginalCostBot(threshold)``; tests check that). Keys are
+#: the names `explain` reports; ``"heuristic"`` is `HeuristicBot` (registry name "heuristic").
 MODELS: Mapping[str, Mapping[str, Any]] = {
-    "milker": {},
+    "heuristic": {},
     "greedy": {**_MARGINAL, "threshold": 0.0},
     "marginal10": {**_MARGINAL, "threshold": 10.0},
 }
@@ -195,7 +196,8 @@ class OpponentModel:
     seats) and starts again from the prior whenever a view cannot follow the previous one. With
     ``learn``, that restart first folds the finished round's weights of every rival into a
     tally, and the prior of later rounds is the mean of the starting prior (counted as
-    `PRIOR_COUNT` rival-rounds) and the tallied rounds.
+    `PRIOR_COUNT` rival-rounds) and the tallied rounds. ``prior_milker`` is the starting weight
+    of the heuristic bot (nicknamed the milker); the other candidates share the rest equally.
 
     >>> from nothanks_lab import Game
     >>> m = OpponentModel(prior_milker=0.5, eps=0.1)

@@ -2,7 +2,7 @@
 
 For each move, `SearchBot` samples many guesses at the face-down cards (a uniform random order of
 ``view.cards_left`` of ``view.unseen_cards``, exactly what the bot cannot know), plays each guess
-to the end once after taking and once after passing, every seat following the milker
+to the end once after taking and once after passing, every seat following the heuristic bot
 (`HeuristicBot`) from then on, and picks the move whose rollouts end best for its seat (win
 share, plus a small weight on the score margin to break near-ties). Both moves see the same
 guesses (common random numbers), so their difference is measured with little noise. The
@@ -13,13 +13,14 @@ come from the bot's own seeded generator, and the budget is a number of rollouts
 so a seeded bot is reproducible. Four switches: ``model_opponents`` plays each rival in the
 rollouts as a policy drawn from its weights in an `OpponentModel` (learnt from the rivals' moves
 read back from this bot's own views, reset every round; with ``learn_rivals`` each round starts
-from the mix of policies the earlier rounds showed) instead of assuming milkers everywhere;
-``own_linear`` has the bot's own seat play `LinearBot` in the rollouts (a policy fitted to
-imitate this search, so the rollouts guess the bot's own later moves better than a milker);
-``trust_z`` plays a fallback policy's move (the milker's, or `LinearBot`'s with ``own_linear``)
-unless the search finds the other move better by more than that many standard errors of the
-paired difference; and ``seat_tuned_5p`` has the bot's own seat play a milker tuned for
-5-player tables (`SEAT_5P_PARAMS`) in 5-player rollouts.
+from the mix of policies the earlier rounds showed) instead of assuming heuristic bots
+everywhere (``prior_milker``: the prior chance that a rival is the heuristic bot, nicknamed the
+milker); ``own_linear`` has the bot's own seat play `LinearBot` in the rollouts (a policy fitted
+to imitate this search, so the rollouts guess the bot's own later moves better than the
+heuristic bot); ``trust_z`` plays a fallback policy's move (the heuristic bot's, or
+`LinearBot`'s with ``own_linear``) unless the search finds the other move better by more than
+that many standard errors of the paired difference; and ``seat_tuned_5p`` has the bot's own seat
+play a heuristic bot tuned for 5-player tables (`SEAT_5P_PARAMS`) in 5-player rollouts.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from .opponents import MODELS, OpponentModel, model_params
 
 __all__ = ["SEAT_5P_PARAMS", "SearchBot", "play_rollouts", "rollout_kernel", "rollout_values"]
 
-#: A milker tuned to win 5-player rounds against four default milkers (Nelder-Mead on common
+#: A heuristic bot tuned to win 5-player rounds against four default ones (Nelder-Mead on common
 #: random numbers, reproduced by ``benchmarks/tune_seat_5p.py``): 27.4% ± 0.8% of rounds
 #: against them on fresh deals (fair share 20%). With ``seat_tuned_5p`` the search bot's
 #: own seat plays it inside 5-player rollouts: its future moves are then better guesses of
@@ -172,10 +173,16 @@ class SearchBot(RandomizedBot):
             False,
             False,
             True,
-            "guess each rival's policy from its moves (else: all milkers)",
+            "guess each rival's policy from its moves (else: all heuristic bots)",
             bool,
         ),
-        Param("prior_milker", 0.5, 0.01, 0.99, "prior chance that a rival is a milker"),
+        Param(
+            "prior_milker",
+            0.5,
+            0.01,
+            0.99,
+            "prior chance that a rival is the heuristic bot (nicknamed the milker)",
+        ),
         Param(
             "learn_rivals",
             False,
@@ -190,14 +197,14 @@ class SearchBot(RandomizedBot):
             0.0,
             0.0,
             100.0,
-            "overrule the milker only when ahead by this many std errors (0 = always search)",
+            "overrule the heuristic bot only when ahead by this many std errors (0: always search)",
         ),
         Param(
             "seat_tuned_5p",
             False,
             False,
             True,
-            "at 5 players, own seat's rollouts play a milker tuned for 5p (SEAT_5P_PARAMS)",
+            "at 5 players, own seat's rollouts play a heuristic bot tuned for 5p (SEAT_5P_PARAMS)",
             bool,
         ),
         Param(
@@ -258,9 +265,9 @@ class SearchBot(RandomizedBot):
     def rollout_matrix(self, view: PlayerView, weights: np.ndarray | None = None) -> np.ndarray:
         """Rollout policy parameters per seat (``float64[P, K]``).
 
-        Without `weights` every seat plays the milker; with ``weights`` (``float64[P, M]``
+        Without `weights` every seat plays the heuristic bot; with ``weights`` (``float64[P, M]``
         over `MODELS`) each rival's policy is drawn from its row, and the bot's own seat
-        plays the milker with this bot's rollout parameters (`SEAT_5P_PARAMS` at 5 players
+        plays the heuristic bot with this bot's rollout parameters (`SEAT_5P_PARAMS` at 5 players
         when ``seat_tuned_5p`` is on).
         """
         row = pack_params(self.rollout_params, view.rules)
@@ -319,11 +326,11 @@ class SearchBot(RandomizedBot):
             return {"action": Action.TAKE, **out, "forced": True}
         take, pass_, used, se = self.values(view)
         searched = Action.TAKE if take >= pass_ else Action.PASS
-        take_milker = heuristic_decide(
+        take_heuristic = heuristic_decide(
             pack_params(self.rollout_params, view.rules), *decision_args(view)
         )
-        milker = Action.TAKE if take_milker else Action.PASS
-        fallback = milker
+        heuristic = Action.TAKE if take_heuristic else Action.PASS
+        fallback = heuristic
         if self.own_linear:
             take_linear = linear_decide(self._linear_params(view), *decision_args(view))
             fallback = Action.TAKE if take_linear else Action.PASS
@@ -337,7 +344,7 @@ class SearchBot(RandomizedBot):
             "value_pass": pass_,
             "std_error": se,
             "rollouts": used,
-            "milker_action": milker,
+            "heuristic_action": heuristic,
             "fallback_action": fallback,
             "forced": False,
         }
