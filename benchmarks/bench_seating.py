@@ -2,7 +2,7 @@
 
 Run ``python benchmarks/bench_seating.py [--seeds N] [--deals D] [--players 3 4 5 6 7]``.
 
-For each table size, a mixed field holding two copies of the default milker plays one
+For each table size, a mixed field holding two copies of the default heuristic bot plays one
 tournament per seed; the paired 95% interval of copy #1 minus copy #2 should cover 0 in about
 95% of the seeds (printed with its own binomial interval), and the mean of the standardized
 differences should be near 0. A second table prints games per second of the tournament beside
@@ -87,7 +87,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
 
-    print(f"identical milkers in a mixed field, {args.seeds} seeds x {args.deals} deals")
+    print(f"identical heuristic bots in a mixed field, {args.seeds} seeds x {args.deals} deals")
     print(f"{'players':>7} {'covers 0':>9} {'95% CI of coverage':>20} {'mean z':>7} {'sd z':>5}")
     for p in args.players:
         k, mz, sz = coverage(p, args.seeds, args.deals)

@@ -3,21 +3,22 @@
 Three steps, each reproducible from the seeds below:
 
 1. **Record.** The search bot (`BestBot` as it was before it used `LinearBot` itself: its own
-   seat plays the 5-player milker in rollouts, ``own_linear=False``) plays 2,000 five-player
-   rounds against four default milkers, sitting in seat ``i % 5`` of round ``i``. Every
+   seat plays the 5-player heuristic bot in rollouts, ``own_linear=False``) plays 2,000 five-player
+   rounds against four default heuristic bots, sitting in seat ``i % 5`` of round ``i``. Every
    decision it searches (not the forced takes) is kept with the two moves' rollout values.
 2. **Imitate.** A logistic regression on the 18 features of `linear_features` predicts "take"
    (the take value beat the pass value), each decision weighted by the gap between the two
    values plus 0.002 (decisions that matter count more; L2 penalty 1e-3 on standardized
    features; L-BFGS-B).
 3. **Tune.** Nelder-Mead from those weights maximizes the win share of `LinearBot` against
-   four default milkers on common random numbers (4,000 deals, seats rotated; simplex steps of
-   30% of each weight, at least 0.015; stops on tolerance). The result is rounded to 4 decimals.
+   four default heuristic bots on common random numbers (4,000 deals, seats rotated; simplex
+   steps of 30% of each weight, at least 0.015; stops on tolerance). The result is rounded to 4
+   decimals.
 
 Run: ``python benchmarks/fit_linear.py`` (about 8 minutes on one core: 6 to record, 2 to tune).
 It prints the weights (equal to ``WEIGHTS_5P``) and, on fresh deals, the win shares of the
-imitation and the tuned weights against four milkers with 95% intervals: about 38.5% and 40.6%
-(the 5-player-tuned milker, ``SEAT_5P_PARAMS``, gets 27.5% on the same deals).
+imitation and the tuned weights against four heuristic bots with 95% intervals: about 38.5% and
+40.6% (the 5-player-tuned heuristic bot, ``SEAT_5P_PARAMS``, gets 27.5% on the same deals).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class Recorder:
 
 
 def record() -> list[tuple[Any, ...]]:
-    """Step 1: the search bot's decisions against four milkers."""
+    """Step 1: the search bot's decisions against four heuristic bots."""
     rows: list[tuple[Any, ...]] = []
     for start, count, seed in CHUNKS:
         rec = Recorder(BestBot(seed=seed, **RECORDED_BOT))
@@ -101,7 +102,7 @@ def imitate(rows: list[tuple[Any, ...]]) -> np.ndarray:
 
 
 def win_share(weights: np.ndarray, deals: int, seed: int) -> Any:
-    """`LinearBot` with `weights` against four default milkers, seats rotated."""
+    """`LinearBot` with `weights` against four default heuristic bots, seats rotated."""
     bot = LinearBot(**{f"w_{n}": float(v) for (n, _), v in zip(FEATURES, weights, strict=True)})
     return head_to_head(bot, HeuristicBot(), 5, deals, seed=seed, progress=False)
 
@@ -138,8 +139,8 @@ def main() -> None:
             lo, hi = r.win_share_ci[0]
             print(f"fresh deals (seed {seed}), {label}: {r.win_share[0]:.1%} [{lo:.1%}, {hi:.1%}]")
         seat5p = HeuristicBot(**SEAT_5P_PARAMS)
-        milker = head_to_head(seat5p, HeuristicBot(), 5, CHECK_DEALS, seed=seed, progress=False)
-        print(f"fresh deals (seed {seed}), 5p-tuned milker: {milker.win_share[0]:.1%}")
+        tuned = head_to_head(seat5p, HeuristicBot(), 5, CHECK_DEALS, seed=seed, progress=False)
+        print(f"fresh deals (seed {seed}), 5p-tuned heuristic bot: {tuned.win_share[0]:.1%}")
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

@@ -1,14 +1,14 @@
-"""How much the search adds on top of its own-seat policy, at 5 players against four milkers.
+"""How much the search adds on top of its own-seat policy, at 5 players against four heuristic bots.
 
 The search bot values each move by rollouts in which its own later moves follow a fixed policy
 (its *own-seat policy*). One search over a policy is one step of policy improvement: the
 searched bot should beat the policy it rolls out, and a better own-seat policy should give a
 better searched bot. This script measures that curve on the same deals (a `tournament` with one
-lineup per bot, each bot against four default milkers, seats rotated, deals paired) for the
+lineup per bot, each bot against four default heuristic bots, seats rotated, deals paired) for the
 three own-seat policies the package has, from weak to strong:
 
-- the default milker (`HeuristicBot()`; it wins 20% against four copies of itself),
-- the milker tuned for 5-player tables (`SEAT_5P_PARAMS`),
+- the default heuristic bot (`HeuristicBot()`; it wins 20% against four copies of itself),
+- the heuristic bot tuned for 5-player tables (`SEAT_5P_PARAMS`),
 - `LinearBot` (the fitted linear policy, the best bot's own-seat policy),
 
 each alone and searched over (`make_bot("best")` with ``own_linear`` / ``seat_tuned_5p``
@@ -43,15 +43,15 @@ def main() -> None:
 
     s = args.seed
     policies = {
-        "default milker": HeuristicBot(),
-        "5-player milker": HeuristicBot(**SEAT_5P_PARAMS),
+        "default heuristic bot": HeuristicBot(),
+        "5-player heuristic bot": HeuristicBot(**SEAT_5P_PARAMS),
         "LinearBot": LinearBot(),
     }
     # The opponent model stays per round (no ``learn_rivals``), the same for all three, so the
     # rows differ only by the own-seat policy.
     searched = {
-        "default milker": BestBot(seed=s, own_linear=False, learn_rivals=False),
-        "5-player milker": BestBot(
+        "default heuristic bot": BestBot(seed=s, own_linear=False, learn_rivals=False),
+        "5-player heuristic bot": BestBot(
             seed=s, own_linear=False, seat_tuned_5p=True, learn_rivals=False
         ),
         "LinearBot": BestBot(seed=s, learn_rivals=False),
@@ -65,7 +65,7 @@ def main() -> None:
     )
 
     k = len(policies)
-    print(f"5 players, each bot against four default milkers, {args.deals:,} paired deals\n")
+    print(f"5 players, each bot against four default heuristic bots, {args.deals:,} paired deals\n")
     print("| own-seat policy | policy alone [95% CI] | searched over it [95% CI] | gain |")
     print("|---|---|---|---|")
     for i, name in enumerate(policies):

@@ -1,7 +1,7 @@
 """The README's strength table: every bot against the same mixed field at 3, 5 and 7 players.
 
 Each bot of the package sits at a table whose other seats hold a fixed mix of the package's
-compiled bots (milkers and marginal-cost bots, so the table runs fast), seats rotated and deals
+compiled bots (heuristic and marginal-cost bots, so the table runs fast), seats rotated and deals
 paired (`nothanks_lab.tournaments.head_to_head`), so every row faces the same opponents on the
 same deals. Columns: win share (shared wins split; a bot as good as its table wins 1/P) with its 95%
 interval over deals, mean score, and mean milliseconds per decision, timed separately on a few
@@ -10,7 +10,7 @@ the Python-speed bots fewer, so their intervals are wider (the games column says
 
 ``python benchmarks/strength_table.py`` prints Markdown in about 18 minutes on one core (intervals
 clipped to [0, 1]; the best bot's rows take most of it). ``--targets`` adds the issue's targets
-for ``make_bot("best")`` (vs two milkers at 3 players, four milkers at 5, two greedy bots at 3)
+for ``make_bot("best")`` (vs two heuristic bots at 3 players, four at 5, two greedy bots at 3)
 with ``--target-deals`` deals each; ``--only-targets`` prints only those (about 20 minutes at the
 default 300 deals: the best bot searches at every one of its moves). ``--only-paired`` prints
 the paired difference between the best bot and `LinearBot` (the strongest other bot at 5
@@ -46,7 +46,7 @@ ROWS: dict[str, tuple[Callable[[], Any], int]] = {
     "MarginalCostBot(10)": (lambda: MarginalCostBot(10), 2000),
     "MarginalCostBot(0) (greedy)": (lambda: MarginalCostBot(0), 2000),
     "ExpectationBot": (lambda: ExpectationBot(), 150),
-    "HeuristicBot (milker)": (lambda: HeuristicBot(), 2000),
+    "HeuristicBot": (lambda: HeuristicBot(), 2000),
     "LinearBot": (lambda: LinearBot(), 2000),
     "SearchBot": (lambda: SearchBot(seed=1), 100),
     'make_bot("best")': (lambda: BestBot(seed=1), 300),
@@ -120,8 +120,8 @@ def targets(deals: int, seed: int, sizes: tuple[int, ...] = (3, 5), workers: int
     print("\n| target | best's win share [95% CI] | mean score | ms/decision | games |")
     print("|---|---|---|---|---|")
     cases = [
-        ("3 players vs 2 milkers (>= 65%)", HeuristicBot(), 3),
-        ("5 players vs 4 milkers (>= 50%)", HeuristicBot(), 5),
+        ("3 players vs 2 heuristic bots (>= 65%)", HeuristicBot(), 3),
+        ("5 players vs 4 heuristic bots (>= 50%)", HeuristicBot(), 5),
         ("3 players vs 2 greedy MarginalCostBot(0) (>= 80%)", MarginalCostBot(0), 3),
     ]
     for label, opponent, n in cases:

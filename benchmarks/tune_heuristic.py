@@ -1,4 +1,4 @@
-"""Tune the milker's (`HeuristicBot`) defaults against a field of bots on common random numbers.
+"""Tune the defaults of `HeuristicBot` against a field of bots on common random numbers.
 
 Every candidate parameter vector plays the same seeded deals against the same fields (the
 candidate in one seat, opponents in the others, every seat order covered by rotating the first
@@ -6,8 +6,8 @@ player), so two candidates differ only by their decisions, not by luck. The obje
 candidate's mean win share (shared wins split) over the fields; scipy's Nelder–Mead searches the
 continuous parameters with ``milk`` on, then the switches are checked one by one. Games run on
 the search bot's compiled rollout kernel (`nothanks_lab.bots.search.rollout_kernel`) from fresh
-rounds; a `MarginalCostBot(t)` opponent is the milker with every switch off and threshold ``t``,
-which makes the same decisions.
+rounds; a `MarginalCostBot(t)` opponent is the heuristic bot with every switch off and
+threshold ``t``, which makes the same decisions.
 
 Run: ``python benchmarks/tune_heuristic.py [--games 4000] [--maxfev 150] [--seed 2024]``.
 It prints the tuned parameters and the win shares, with 95% intervals, on fresh deals.
@@ -41,19 +41,19 @@ BOUNDS = {p.name: (float(p.low), float(p.high)) for p in HEURISTIC_PARAMS}
 
 
 def marginal(threshold: float) -> dict[str, float]:
-    """Parameters that make the milker decide exactly like ``MarginalCostBot(threshold)``."""
+    """Parameters that make the heuristic bot decide exactly like ``MarginalCostBot(threshold)``."""
     return {**DEFAULTS, **OFF, "threshold": threshold}
 
 
 def fields(reference: dict[str, float]) -> list[tuple[str, list[dict[str, float]]]]:
-    """The opponents the candidate meets: greedy, marginal and milker tables of 3 and 5."""
+    """The opponents the candidate meets: greedy, marginal and heuristic bot tables of 3 and 5."""
     return [
         ("3p vs 2 greedy", [marginal(0)] * 2),
         ("3p vs 2 marginal(10)", [marginal(10)] * 2),
-        ("3p vs 2 milkers", [reference] * 2),
+        ("3p vs 2 heuristic bots", [reference] * 2),
         ("5p vs 4 marginal(10)", [marginal(10)] * 4),
         ("5p vs mixed", [marginal(0), marginal(5), marginal(10), reference]),
-        ("5p vs 4 milkers", [reference] * 4),
+        ("5p vs 4 heuristic bots", [reference] * 4),
     ]
 
 
@@ -120,8 +120,8 @@ def main() -> None:
     reference = dict(DEFAULTS)
     t0 = time.perf_counter()
     for stage in range(args.stages):
-        # Each stage's milker opponents are the previous stage's result: a fixed point of the
-        # field is a milker that holds its own against copies of itself.
+        # Each stage's heuristic bot opponents are the previous stage's result: a fixed point of the
+        # field is a heuristic bot that holds its own against copies of itself.
         ref = dict(reference)
         x0 = np.array([start[n] for n in TUNED])
         steps = np.array(
@@ -159,7 +159,7 @@ def main() -> None:
     for name in NAMES:
         v = reference[name]
         print(f"  {name} = {v!r}" if isinstance(v, bool) else f"  {name} = {v:.2f}")
-    print("win share of the tuned milker on fresh deals (opponent milkers = the tuned one):")
+    print("win share of the tuned heuristic bot on fresh deals (its opponents: the tuned one):")
     report(reference, reference, fresh)
     print("win share of the old defaults against the same fields:")
     report(DEFAULTS, reference, fresh)

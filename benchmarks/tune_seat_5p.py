@@ -1,15 +1,15 @@
-"""Tune the milker the search bot's own seat plays inside 5-player rollouts (``SEAT_5P_PARAMS``).
+"""Tune the heuristic bot the search bot's own seat plays in 5-player rollouts (``SEAT_5P_PARAMS``).
 
-`nothanks_lab.bots.search.SEAT_5P_PARAMS` is the milker that wins most 5-player rounds against
-four default milkers (`HeuristicBot()`), found on common random numbers with the helpers of
-``benchmarks/tune_heuristic.py`` (same deals for every candidate, every first player): Nelder–Mead
-from the defaults (3000 deals, 150 evaluations), then again from that result on other deals (4000
-deals, 250 evaluations), ``milk`` on, values rounded to 2 decimals after each stage. The four
-rivals stay fixed, unlike the tuning of the defaults, because this milker's one job is to stand
-in for the search bot's own later moves at a table of milkers. Run:
-``python benchmarks/tune_seat_5p.py`` (about a minute on one core); it prints the tuned values
-(equal to ``SEAT_5P_PARAMS``) and the win shares, with 95% intervals, on fresh deals: 27.4% ±
-0.8%.
+`nothanks_lab.bots.search.SEAT_5P_PARAMS` is the heuristic bot that wins most 5-player rounds
+against four default heuristic bots (`HeuristicBot()`), found on common random numbers with the
+helpers of ``benchmarks/tune_heuristic.py`` (same deals for every candidate, every first
+player): Nelder–Mead from the defaults (3000 deals, 150 evaluations), then again from that
+result on other deals (4000 deals, 250 evaluations), ``milk`` on, values rounded to 2 decimals
+after each stage. The four rivals stay fixed, unlike the tuning of the defaults, because this
+bot's one job is to stand in for the search bot's own later moves at a table of heuristic bots.
+Run: ``python benchmarks/tune_seat_5p.py`` (about a minute on one core); it prints the tuned
+values (equal to ``SEAT_5P_PARAMS``) and the win shares, with 95% intervals, on fresh deals:
+27.4% ± 0.8%.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def tune() -> dict[str, float]:
 
 
 def main() -> None:
-    """Tune, then print the values and win shares vs four default milkers on fresh deals."""
+    """Tune, then print the values and win shares vs four default heuristic bots on fresh deals."""
     tuned = tune()
     print("tuned (SEAT_5P_PARAMS records these):")
     for name, v in tuned.items():
@@ -69,7 +69,7 @@ def main() -> None:
     for label, values in (("defaults", DEFAULTS), ("SEAT_5P_PARAMS", SEAT_5P_PARAMS)):
         w = win_shares(values, [dict(DEFAULTS)] * 4, fresh)
         half = 1.96 * w.std(ddof=1) / np.sqrt(len(w))
-        print(f"  {label:16s} {w.mean():6.1%} ± {half:.1%} of 5p rounds vs 4 milkers (fair 20%)")
+        print(f"  {label:16s} {w.mean():6.1%} ± {half:.1%} of 5p rounds vs 4 heuristic (fair 20%)")
 
 
 if __name__ == "__main__":
