@@ -11,8 +11,6 @@ print as text, Markdown, CSV or JSON.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -317,27 +315,6 @@ def _dask_client(address: str | None) -> Any:
         client.close()
 
 
-def _render(records: list[dict[str, Any]], fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps(records, indent=2)
-    if not records:
-        return ""
-    keys = list(records[0])
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(records)
-        return buf.getvalue().rstrip("\n")
-
-    def cell(v: Any) -> str:
-        return f"{v:.4f}" if isinstance(v, float) else str(v)
-
-    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-    lines += ["| " + " | ".join(cell(r[k]) for k in keys) + " |" for r in records]
-    return "\n".join(lines)
-
-
 def _bots_listing() -> str:
     from .bots import available_bots, params_of
 
@@ -412,6 +389,7 @@ def run(argv: Sequence[str] | None = None) -> str:
         return _review(args)
     if args.command == "lessons":
         return _lessons(args)
+    from .render.tables import records_table
     from .tournaments import head_to_head, sweep, tournament, tune
 
     with _dask_client(args.scheduler) as client:
@@ -461,7 +439,7 @@ def run(argv: Sequence[str] | None = None) -> str:
         return str(result)
     if args.format == "json" and hasattr(result, "to_document"):
         return json.dumps(result.to_document(), indent=2)
-    return _render(result.to_records(), args.format)
+    return records_table(result.to_records(), args.format)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,7 +5,7 @@ history and handed to :func:`nothanks_lab.analysis.evaluate_position`, which est
 expected final score and win chance after Take and after No Thanks! by rollouts over the
 face-down cards the seat could not know (the same samples for both moves, so their difference
 has a tight paired interval). By default every seat is played out by the package's tuned
-"milker" heuristic (``make_bot("heuristic")``): fast on the compiled rollout loop, and it
+heuristic bot (``make_bot("heuristic")``): fast on the compiled rollout loop, and it
 punishes what real players punish (it takes a card that completes someone's run, and it milks
 a card nobody wants), which the bare ``MarginalCostBot`` does not.
 
@@ -41,6 +41,7 @@ import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, _seed_sequence, evaluate_position
 from .engine import Action, Game, SeedLike, check_seat
+from .render.tables import markdown_table, text_table
 from .stats import Interval
 from .view import PlayerView
 
@@ -260,13 +261,8 @@ class Review:
                 "E[score] best", "win played", "cost [95%]", "win cost", "label"]  # fmt: skip
         rows = [_row(m) for m in self.moves]
         if fmt == "markdown":
-            lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            lines += ["| " + " | ".join(r) + " |" for r in rows]
-            return "\n".join(lines)
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-        lines = ["  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))]
-        lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-        return "\n".join(lines)
+            return markdown_table(head, rows)
+        return text_table(head, rows, right=range(len(head)))
 
     def header(self) -> str:
         """What was reviewed and how."""

@@ -260,3 +260,15 @@ def test_costs_are_the_package_interval_type() -> None:
     assert isinstance(m.cost_estimate, Interval) and isinstance(m.win_cost, Interval)
     assert m.cost_estimate.level == 0.95 and m.cost_estimate.n == 200
     assert str(r.total_cost).endswith("(95%, n=200)")
+
+
+def test_the_text_table_is_laid_out_like_every_other_table() -> None:
+    """As `render.tables.text_table` lays out tables: a dashes line under the header."""
+    g = round_of([35, *REST], [T, P])
+    r = nt.review(g, 0, seed=1, n=N, name="Ada")
+    lines = r.table().splitlines()
+    assert len(lines) == len(r.moves) + 2
+    assert set(lines[1].replace(" ", "")) == {"-"}
+    assert {len(line) for line in lines} == {len(lines[1])}  # every column right-aligned
+    assert lines[2].endswith(r.moves[0].label)
+    assert lines[1] in str(r)

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ..render.tables import fmt_interval, text_table
 from ..stats import t_quantile
-from .tables import _text_table
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,10 +67,10 @@ class Ratings:
         pct = f"{self.confidence * 100:g}%"
         head = ["bot", "rating", f"{pct} CI"]
         rows = [
-            [r["bot"], f"{r['rating']:+.0f}", f"[{r['low']:+.0f}, {r['high']:+.0f}]"]
+            [r["bot"], f"{r['rating']:+.0f}", fmt_interval(r["low"], r["high"], 0, signed=True)]
             for r in self.to_records()
         ]
-        return "Bradley–Terry ratings (Elo scale)\n" + _text_table(head, rows, {1, 2})
+        return "Bradley–Terry ratings (Elo scale)\n" + text_table(head, rows, {1, 2})
 
 
 _ELO = 400 / math.log(10)

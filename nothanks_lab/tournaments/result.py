@@ -15,8 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from ..render.tables import fmt_interval, html_table, text_table
 from ..rules import Rules
 from ..stats import Interval, mean_interval
+from .frames import _frame, _tuples
 from .ratings import Pairwise, Ratings, fit_ratings, pairwise_record
 from .run import (
     _SUM_FIELDS,
@@ -31,7 +33,6 @@ from .run import (
     _play_chunk,
     _Sums,
 )
-from .tables import _fmt_ci, _frame, _html_table, _text_table, _tuples
 
 
 def _per_deal(x1: int, x2: int, k: int, unit: int) -> tuple[Fraction, Fraction]:
@@ -82,7 +83,7 @@ class Comparison(Interval):
         return self.value
 
     def __str__(self) -> str:
-        ci = f"[{self.low:+.4f}, {self.high:+.4f}]"
+        ci = fmt_interval(self.low, self.high, 4, signed=True)
         return f"{self.a} - {self.b} {self.metric}: {self.diff:+.4f} {ci}"
 
 
@@ -571,9 +572,9 @@ class TournamentResult:
                 r["bot"],
                 f"{r['games']:,}",
                 f"{r['win_share']:.4f}",
-                _fmt_ci(r["win_share_low"], r["win_share_high"], 4),
+                fmt_interval(r["win_share_low"], r["win_share_high"], 4),
                 f"{r['mean_score']:.2f}",
-                _fmt_ci(r["score_low"], r["score_high"], 2),
+                fmt_interval(r["score_low"], r["score_high"], 2),
             ]
             for r in self.to_records()
         ]
@@ -581,11 +582,11 @@ class TournamentResult:
 
     def __str__(self) -> str:
         head, rows = self._rows()
-        return self._title() + "\n" + _text_table(head, rows, right={0, 2, 3, 5})
+        return self._title() + "\n" + text_table(head, rows, right={0, 2, 3, 5})
 
     def _repr_html_(self) -> str:
         head, rows = self._rows()
-        return _html_table(self._title(), head, rows)
+        return html_table(head, rows, caption=self._title(), css_class="nothanks-tournament")
 
     def __repr__(self) -> str:
         return (

@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..bots.specs import make_policy
+from ..render.tables import fmt_interval, html_table, text_table
 from ..rules import Rules
+from .frames import _frame
 from .result import TournamentResult
 from .run import (
     _check_confidence,
@@ -20,7 +22,6 @@ from .run import (
     _check_seed,
     _Plan,
 )
-from .tables import _fmt_ci, _frame, _html_table, _text_table
 from .tournament import _check_first_player, _opponent_field, _play_plans
 
 
@@ -115,9 +116,9 @@ class SweepResult:
             [
                 *(f"{p[n]:g}" if isinstance(p[n], float) else str(p[n]) for n in names),
                 f"{r['win_share']:.4f}",
-                _fmt_ci(r["win_share_low"], r["win_share_high"], 4),
+                fmt_interval(r["win_share_low"], r["win_share_high"], 4),
                 f"{r['mean_score']:.2f}",
-                _fmt_ci(r["score_low"], r["score_high"], 2),
+                fmt_interval(r["score_low"], r["score_high"], 2),
             ]
             for p, r in zip(self.points, self.to_records(), strict=True)
         ]
@@ -134,11 +135,11 @@ class SweepResult:
     def __str__(self) -> str:
         head, rows = self._rows()
         n = len(head) - 4
-        return self._title() + "\n" + _text_table(head, rows, right=set(range(n)) | {n, n + 2})
+        return self._title() + "\n" + text_table(head, rows, right=set(range(n)) | {n, n + 2})
 
     def _repr_html_(self) -> str:
         head, rows = self._rows()
-        return _html_table(self._title(), head, rows)
+        return html_table(head, rows, caption=self._title(), css_class="nothanks-tournament")
 
     def __repr__(self) -> str:
         return f"SweepResult({len(self.points)} points)"

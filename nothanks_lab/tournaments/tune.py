@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,11 +10,12 @@ import numpy as np
 
 from ..bots.specs import make_policy
 from ..parallel import open_executor
+from ..render.tables import html_sections
 from ..rules import Rules
+from .frames import _frame
 from .result import TournamentResult
 from .run import _check_int, _check_players, _check_rules, _check_seed, _Plan
 from .sweep import _candidate_factory
-from .tables import _frame
 from .tournament import _default_chunk_size, _opponent_field, head_to_head
 
 
@@ -87,11 +87,10 @@ class TuneResult:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        title = html.escape(str(self).splitlines()[0])
-        parts = [f"<p><b>{title}</b></p>", "<p>on the tuning deals:</p>", self.best._repr_html_()]
+        sections = [("on the tuning deals:", self.best._repr_html_())]
         if self.validation is not None:
-            parts += ["<p>on fresh deals:</p>", self.validation._repr_html_()]
-        return "".join(parts)
+            sections.append(("on fresh deals:", self.validation._repr_html_()))
+        return html_sections(str(self).splitlines()[0], sections)
 
     def __repr__(self) -> str:
         return f"TuneResult(best_params={self.best_params!r}, method={self.method!r})"

@@ -17,7 +17,8 @@ Bots move one at a time after a short delay scheduled on the kernel's asyncio lo
 ``bot_delay=None`` waits for explicit `PlayTable.advance` calls, so tests never sleep.
 
 One module per concept, every name re-exported here: `common` (error line, seeds, plotly.js
-loader, figure area, bot pickers), `replay` (`ReplayPanel`), `play_table` (`PlayTable`, hints),
+loader, figure area, bot pickers), `replay` (`ReplayPanel`), `play_table` (`PlayTable`, hints)
+with its parts `setup` (the setup panel) and `round_files` (review, replay, save and load),
 `explorers` (`ProbabilityExplorer`, `ChipValueExplorer`), `bot_lab` (`BotLab`) and `advisor`
 (the `Advisor` widget; its model is `nothanks_lab.advisor`). Every submodule logs to the
 ``nothanks_lab.widgets`` logger. Names outside ``__all__`` are re-exported as ``X as X`` so

@@ -108,7 +108,7 @@ class Advisor:
         self.hints.add_class("nothanks-advisor-hints")
         self.widget = W.VBox(
             [
-                W.HTML("<h3 style='margin:.2em 0'>Advisor for a real table</h3>"),
+                W.HTML(render.heading_html("Advisor for a real table")),
                 W.Box(
                     [self.players, self.my_seat, self.first, self.chips, self.hidden],
                     layout=_WRAP,
@@ -129,7 +129,7 @@ class Advisor:
                 self.errors.widget,
                 self.hints,
                 self.save_link,
-                W.HTML("<b>Entries</b> (newest first)"),
+                W.HTML(render.caption_html("Entries", " (newest first)")),
                 self.log,
             ],
             layout=W.Layout(width="100%"),
@@ -212,9 +212,7 @@ class Advisor:
             self.status.value = final_scores_html(s.game, names)
         elif phase == "move":
             who = names[s.game.current_player]
-            self.status.value = (
-                f"<b>{render.escape(who)}</b> decides on {s.active_card}: enter the move."
-            )
+            self.status.value = render.move_prompt_html(who, s.active_card)
         else:
             self.status.value = ""
         acting = "" if s.to_act is None else names[s.to_act]
@@ -229,7 +227,9 @@ class Advisor:
             ev = s.evaluate(seed=seed, budget_s=self.hint_budget_s)
             self.hints.value = render.hints_html(view, names, render.position_evaluation_html(ev))
         else:
-            self.hints.value = "<i>The advice shows on your turn, with a card face up.</i>"
+            self.hints.value = render.placeholder_html(
+                "The advice shows on your turn, with a card face up."
+            )
         self.save_link.value = (
             render.download_link_html(
                 s.to_json(), s.file_name(), "💾 Save this round for review (JSON)"

@@ -11,6 +11,7 @@ from typing import Any
 import ipywidgets as W
 import numpy as np
 
+from .. import render
 from ..engine import Game
 from ..parallel import SerialExecutor
 from ..rules import Rules
@@ -129,7 +130,7 @@ class BotLab:
         self.widget = W.VBox(
             [
                 plotly_loader(),
-                W.HTML("<h3 style='margin:.2em 0'>Bot lab</h3>"),
+                W.HTML(render.heading_html("Bot lab")),
                 W.Box([self.players, self.n_games, self.seed], layout=_WRAP),
                 self.seats_box,
                 self.estimate,
@@ -170,9 +171,9 @@ class BotLab:
     def _estimate(self) -> None:
         s = self.expected_seconds()
         if s > LONG_RUN_S:
-            self.estimate.value = (
-                f"<span style='color:#a15c00'>This run will take about {_duration(s)} "
-                "(slow bots at the table); it can be cancelled.</span>"
+            self.estimate.value = render.notice_html(
+                f"This run will take about {_duration(s)} (slow bots at the table); "
+                "it can be cancelled."
             )
         else:
             self.estimate.value = ""

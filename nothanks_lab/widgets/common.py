@@ -255,7 +255,7 @@ class BotPicker:
     def __init__(self, label: str, spec: BotSpec | None = None) -> None:
         self.custom: Any = None
         self.label_text = label
-        self.label = W.HTML(f"<b>{render.escape(label)}</b>", layout=W.Layout(width="5em"))
+        self.label = W.HTML(render.caption_html(label), layout=W.Layout(width="5em"))
         self.dropdown = W.Dropdown(layout=W.Layout(width="13em"))
         self.main_box = W.Box(layout=_WRAP)
         self.advanced_box = W.Box(layout=_WRAP)

@@ -8,41 +8,15 @@ from typing import Any
 
 import ipywidgets as W
 
+from .. import render
 from ..bots import params_of
+from ..render.figures import gap_chances_figure
 from ..rules import Rules
 from ..validate import (
     check_int,
     check_rules,
 )
 from .common import _WRAP, ErrorLine, FigureArea, plotly_loader
-
-
-def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[int]) -> Any:
-    """Bars: for each gap between my runs, the chance all its cards can still come."""
-    import plotly.graph_objects as go
-
-    labels = [f"{g[0]}" if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in chances]
-    fig = go.Figure()
-    fig.add_bar(
-        x=labels,
-        y=list(chances.values()),
-        marker_color="#2ca02c",
-        hovertemplate="gap %{x}: %{y:.1%}<extra></extra>",
-        name="gap can be filled",
-    )
-    hand_text = " ".join(map(str, sorted(hand))) or "no cards"
-    if not chances:
-        hand_text += "; no gaps between runs"
-    fig.update_layout(
-        title={"text": f"Can the gaps in my hand still be filled?<br><sub>hand: {hand_text}</sub>"},
-        font={"size": 14},
-        template="plotly_white",
-        xaxis_title="gap (the missing cards)",
-        yaxis={"title": "chance all still to come", "range": [0, 1.05]},
-        yaxis_tickformat=".0%",
-        margin={"t": 80, "l": 70, "r": 20},
-    )
-    return fig
 
 
 def _distinct_cards(cards: object, rules: Rules, name: str) -> tuple[int, ...]:
@@ -112,7 +86,7 @@ class ProbabilityExplorer:
         self.widget = W.VBox(
             [
                 plotly_loader(),
-                W.HTML("<h3 style='margin:.2em 0'>Which cards are still to come?</h3>"),
+                W.HTML(render.heading_html("Which cards are still to come?")),
                 self.mode,
                 W.GridBox(
                     list(self.cards.values()),
@@ -154,10 +128,7 @@ class ProbabilityExplorer:
         for c, b in self.cards.items():
             b.button_style = "success" if c in mine else "" if c not in others else "warning"
         unseen = self.rules.n_cards - len(mine | others)
-        self.summary.value = (
-            f"&nbsp; my hand: <b>{' '.join(map(str, sorted(mine))) or '—'}</b>; "
-            f"taken by others: {len(others)}; unseen: {unseen}"
-        )
+        self.summary.value = render.hand_summary_html(sorted(mine), len(others), unseen)
 
     def _on_card(self, card: int, _button: W.Button | None = None) -> None:
         mine, seen = set(self.mine), set(self.seen)
@@ -246,7 +217,7 @@ class ChipValueExplorer:
         self.widget = W.VBox(
             [
                 plotly_loader(),
-                W.HTML("<h3 style='margin:.2em 0'>Take or No Thanks?</h3>"),
+                W.HTML(render.heading_html("Take or No Thanks?")),
                 W.Box([self.card, self.pot], layout=_WRAP),
                 W.Box([self.hand, self.threshold], layout=_WRAP),
                 self.errors.widget,
@@ -321,15 +292,7 @@ class ChipValueExplorer:
         even = self._analysis.break_even_pots(hand, [card], rules=self.rules)[card]
         self.hand_cards = hand
         self.figure.show(fig)
-        better = "Take" if diff < 0 else "No Thanks!" if diff > 0 else "either"
-        if even < 0:
-            pays = f"taking {card} pays even with no chips on it"
-        else:
-            pays = f"break-even pot for {card}: {even}; with more chips on it, taking pays"
-        self.answer.value = (
-            f"Counting this move only: Take − No Thanks! = <b>{diff:+d}</b> points → "
-            f"<b>{better}</b> ({pays})."
-        )
+        self.answer.value = render.immediate_verdict_html(card, diff, even)
         self.answer.layout.display = ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

@@ -6,8 +6,7 @@ import asyncio
 import copy
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -22,7 +21,6 @@ from ..table import (
     DIFFICULTIES,
     MAX_TABLE_SEED,
     BotSpec,
-    RoundReplay,
     TableSession,
     check_difficulty,
     difficulty_bots,
@@ -36,15 +34,12 @@ from ..validate import (
 )
 from ..view import PlayerView
 from .common import (
-    _WRAP,
     MAX_BOT_DELAY_S,
-    BotPicker,
     ErrorLine,
-    _fresh_seed,
     _table_seed,
-    plain_message,
 )
-from .replay import ReplayPanel
+from .round_files import RoundFiles
+from .setup import TableSetup
 
 
 # --------------------------------------------------------------------------- hints
@@ -68,7 +63,7 @@ def evaluation_html(
 
 
 # --------------------------------------------------------------------------- the play table
-class PlayTable:
+class PlayTable(TableSetup, RoundFiles):
     """Play No Thanks! against bots in a notebook: ``PlayTable()`` deals a round at once.
 
     Args:
@@ -145,70 +140,17 @@ class PlayTable:
         self.session: TableSession
         self.difficulty: str | None = None if bots is not None else difficulty
         self.review_rollouts = review_rollouts
-        self.review: Any = None
-        """The review on display (a `nothanks_lab.review.Review`), or None."""
-        self._review_thread: threading.Thread | None = None
-        self._review_token = 0
-        self._save_key: tuple[int, int, int] | None = None
 
-        # Setup controls: read by new_game(), so the constructor and the button share one path.
-        self.players = W.IntSlider(
-            value=n_players,
-            min=min(counts),
-            max=max(counts),
-            description="players",
-            continuous_update=False,
+        self._build_setup(
+            n_players,
+            counts,
+            specs,
+            preset,
+            hide_chips=hide_chips,
+            seed=seed,
+            rounds=rounds,
+            bot_delay=bot_delay,
         )
-        self.difficulty_box = W.Dropdown(
-            options=[(f"{k}: {d.bot[0]}", k) for k, d in DIFFICULTIES.items()]
-            + [("custom (bots below)", "custom")],
-            value=self.difficulty or "custom",
-            description="opponents",
-        )
-        self.difficulty_text = W.HTML()
-        self.pickers: list[BotPicker] = [
-            BotPicker(
-                f"Seat {i}",
-                specs[i] if i < len(specs) and specs[i] is not None else preset[i],
-            )
-            for i in range(max(counts))
-        ]
-        self.seats_box = W.VBox(layout=W.Layout(width="100%"))
-        self.hide_chips = W.Checkbox(value=hide_chips, description="hide opponents' chips")
-        self.seed = W.BoundedIntText(
-            value=_fresh_seed() if seed is None else seed,
-            min=0,
-            max=MAX_TABLE_SEED,
-            description="seed",
-            tooltip="deals come from this seed; it moves on by one after each deal",
-        )
-        self.rounds_box = W.BoundedIntText(
-            value=rounds, min=1, max=20, description="rounds", tooltip="1 = a single round"
-        )
-        self.delay = W.FloatSlider(
-            value=0.7 if bot_delay is None else min(float(bot_delay), 3.0),
-            min=0.0,
-            max=3.0,
-            step=0.1,
-            description="bot pause (s)",
-            style={"description_width": "7em"},
-            continuous_update=False,
-        )
-        self.new_button = W.Button(description="New game", button_style="info")
-        self.setup = W.VBox(
-            [
-                W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
-                W.Box([self.players, self.rounds_box], layout=_WRAP),
-                W.Box([self.seed, self.hide_chips], layout=_WRAP),
-                self.delay,
-                W.HTML("<b>Bots</b> (you play the seat marked 'you')"),
-                self.seats_box,
-                self.new_button,
-            ],
-            layout=W.Layout(width="100%"),
-        )
-        self.setup_panel = W.Accordion(children=[self.setup], selected_index=None)
-        self.setup_panel.set_title(0, "Setup: players, opponents, seed, rounds")
 
         # The table.
         self.title = W.HTML()
@@ -224,22 +166,7 @@ class PlayTable:
         self.again_button = W.Button(description="Play again", button_style="primary")
         self.end_box = W.HBox([self.next_button, self.again_button])
         # After a round: its review beside a replay; Save and Load of rounds as files.
-        self.review_button = W.Button(description="Review my round", button_style="info")
-        self.review_status = W.HTML()
-        self.save_link = W.HTML()
-        self.load_upload = W.FileUpload(
-            accept=".json", multiple=False, description="Load a round", icon="upload"
-        )
-        self.replay_panel = ReplayPanel(on_step=self._on_replay_step)
-        self.review_view = W.HTML(layout=W.Layout(flex="1 1 28em", min_width="22em"))
-        self.review_area = W.Box(
-            [self.replay_panel.widget, self.review_view],
-            layout=W.Layout(display="none", flex_flow="row wrap", width="100%"),
-        )
-        self.files_box = W.Box(
-            [self.review_button, self.save_link, self.load_upload, self.review_status],
-            layout=_WRAP,
-        )
+        self._build_files()
         self.log = W.HTML(layout=W.Layout(max_height="14em", overflow="auto"))
         # Stable hooks for the real-browser test and for notebook CSS.
         self.table.add_class("nothanks-table")
@@ -247,9 +174,6 @@ class PlayTable:
         self.final.add_class("nothanks-final")
         self.log.add_class("nothanks-log")
         self.end_box.add_class("nothanks-end")
-        self.review_status.add_class("nothanks-review-status")
-        self.review_view.add_class("nothanks-review-area")
-        self.review_area.add_class("nothanks-table-replay")
         self.widget = W.VBox(
             [
                 self.title,
@@ -263,7 +187,7 @@ class PlayTable:
                 self.files_box,
                 self.review_area,
                 self.hints,
-                W.HTML("<b>Moves</b> (newest first)"),
+                W.HTML(render.caption_html("Moves", " (newest first)")),
                 self.log,
                 self.setup_panel,
             ]
@@ -275,66 +199,11 @@ class PlayTable:
         self.new_button.on_click(g(lambda _: self.new_game()))
         self.next_button.on_click(g(lambda _: self.next_round()))
         self.again_button.on_click(g(lambda _: self.play_again()))
-        self.review_button.on_click(g(lambda _: self.review_round()))
-        self.load_upload.observe(g(self._on_upload), names="value")
-        self.players.observe(g(lambda _: self._layout_seats()), names="value")
-        self.difficulty_box.observe(g(self._on_difficulty), names="value")
         self.hide_chips.observe(g(lambda _: self._render()), names="value")
         self.hint_toggle.observe(g(lambda _: self._render()), names="value")
-        self.delay.observe(g(self._on_delay), names="value")
-        self._describe_difficulty()
-        self._layout_seats()
         self.new_game()
         if self.bot_delay:
             self.warm_up(background=True)
-
-    # ----------------------------------------------------------------- setup
-    @staticmethod
-    def _seat_specs(
-        bots: Sequence[BotSpec | None] | None, n: int, human: int
-    ) -> list[BotSpec | None]:
-        """Bot specs indexed by seat (None at the human's seat)."""
-        if bots is None:
-            return [None] * n
-        if isinstance(bots, str) or not isinstance(bots, Sequence):
-            raise ValueError(f"bots must be a list of {n - 1} bots (one per other seat)")
-        bots = list(bots)
-        if len(bots) == n - 1:
-            bots.insert(human, None)
-        elif len(bots) != n:
-            raise ValueError(
-                f"bots must list {n - 1} bots (one per other seat), or {n} with None at the "
-                f"human's seat; got {len(bots)}"
-            )
-        return bots
-
-    def _layout_seats(self) -> None:
-        rows: list[W.Widget] = []
-        for i in range(self.players.value):
-            if i == self.human_seat:
-                rows.append(W.HTML(f"<b>Seat {i}</b>: you"))
-            else:
-                rows.append(self.pickers[i].widget)
-        self.seats_box.children = tuple(rows)
-        if self.human_seat >= self.players.value:
-            self.players.value = self.human_seat + 1
-
-    def _on_difficulty(self, change: Mapping[str, Any]) -> None:
-        level = change["new"]
-        if level in DIFFICULTIES:
-            for i, spec in enumerate(difficulty_bots(level, len(self.pickers), self.human_seat)):
-                if spec is not None:
-                    self.pickers[i].set_spec(spec)
-        self._describe_difficulty()
-
-    def _describe_difficulty(self) -> None:
-        level = self.difficulty_box.value
-        text = DIFFICULTIES[level].summary if level in DIFFICULTIES else "the bots chosen below"
-        self.difficulty_text.value = f"<small>&nbsp;{render.escape(text)}</small>"
-
-    def _on_delay(self, change: Mapping[str, Any]) -> None:
-        if self.bot_delay is not None:  # None stays manual (tests); the slider sets the pause
-            self.bot_delay = float(change["new"])
 
     # ----------------------------------------------------------------- state (the session's)
     @property
@@ -587,7 +456,7 @@ class PlayTable:
             evaluation = evaluation_html(view, seed, field=field, assumed=assumed)
             self.hints.value = render.hints_html(view, s.names, evaluation)
         elif self.hint_toggle.value:
-            self.hints.value = "<i>Hints show on your turn.</i>"
+            self.hints.value = render.placeholder_html("Hints show on your turn.")
         else:
             self.hints.value = ""
         self.final.value = self._final_html() if over else ""
@@ -597,155 +466,12 @@ class PlayTable:
         self._draw_save_link(over)
         self.log.value = render.log_html(s.log_lines())
 
-    # ----------------------------------------------------------------- review and files
-    def review_round(self, background: bool = True) -> threading.Thread | None:
-        """Review the person's decisions in the finished round ("Review my round").
-
-        The review plays rollouts (a few seconds for a whole round), so by default it runs on
-        a thread while the status line says so and the page keeps answering; the replay shows
-        at once and gets the labels when the review is done. `background=False` runs it here.
-        """
-        with self._lock:
-            if self.phase not in ("round_over", "match_over"):
-                raise IllegalActionError("finish the round first: a review looks at a whole round")
-            s = self.session
-            replay = s.replay()
-            n = s.human_decisions
-
-            def work() -> Any:
-                return s.review(n=self.review_rollouts)
-
-        return self._start_review(replay, work, n, background)
-
-    def load_round(self, text: str | bytes, background: bool = True) -> threading.Thread | None:
-        """Show a saved round (a round document) in the replay, then its review.
-
-        The reviewed seat is the file's first seat without a bot (else seat 0). A bad file is a
-        `ValueError` saying what is wrong with it; the table is left as it was.
-        """
-        from ..records import load_round
-        from ..review import DEFAULT_ROLLOUTS, review
-
-        self._check_no_review_running()
-        record = load_round(text, seed=0)
-        game, names = record.game, list(record.names)
-        seat = next((i for i, x in enumerate(record.seats) if x.bot is None), 0)
-        n = sum(e.seat == seat for e in game.history)
-        rollouts = DEFAULT_ROLLOUTS if self.review_rollouts is None else self.review_rollouts
-
-        def work() -> Any:
-            return review(game, seat, seed=0, n=rollouts, name=names[seat])
-
-        with self._lock:
-            self.clear_review()
-            replay = RoundReplay(game, names, seat=seat)
-        return self._start_review(replay, work, n, background)
-
-    def _check_no_review_running(self) -> None:
-        if self._review_thread is not None and self._review_thread.is_alive():
-            raise RuntimeError("a review is already running; it takes a few seconds")
-
-    def _start_review(
-        self, replay: RoundReplay, work: Callable[[], Any], n: int, background: bool
-    ) -> threading.Thread | None:
-        self._check_no_review_running()
-        self._review_token += 1
-        token = self._review_token
-        self.review = None
-        self.replay_panel.show(replay)
-        self.review_view.value = ""
-        self.review_area.layout.display = ""
-        self.review_status.value = render.notice_html(
-            f"Reviewing {n} decision{'s' * (n != 1)}… (rollouts: a few seconds)"
-        )
-        self.review_button.disabled = True
-        if not background:
-            self._review_job(token, replay, work)
-            return None
-        self._review_thread = threading.Thread(
-            target=self._review_job, args=(token, replay, work), daemon=True
-        )
-        self._review_thread.start()
-        return self._review_thread
-
-    def _review_job(self, token: int, replay: RoundReplay, work: Callable[[], Any]) -> None:
-        try:
-            result = work()
-        except Exception as exc:
-            self.errors.report(exc)
-            self.review_status.value = ""
-            return
-        finally:
-            self.review_button.disabled = False
-        with self._lock:
-            if token != self._review_token:
-                return  # a new round or file replaced this one meanwhile
-            self.review = result
-            step = self.replay_panel.step if self.replay_panel.replay is replay else None
-            self.replay_panel.show(replay.with_review(result), step)
-            self.review_status.value = f"<small>Reviewed in {result.elapsed_s:.1f} s.</small>"
-
-    def _on_replay_step(self, step: int) -> None:
-        if self.review is not None:
-            self.review_view.value = render.review_html(self.review, step)
-
-    def clear_review(self) -> None:
-        """Hide the replay and the review (a new round is on the table)."""
-        self._review_token += 1
-        self.review = None
-        self.replay_panel.clear()
-        self.review_view.value = ""
-        self.review_status.value = ""
-        self.review_area.layout.display = "none"
-
-    def _on_upload(self, change: Mapping[str, Any]) -> None:
-        files = change["new"]
-        if not files:
-            return
-        item = files[0]
-        try:
-            self.load_round(bytes(item["content"]))
-        except ValueError as exc:
-            raise ValueError(f"{item.get('name', 'the file')}: {plain_message(exc)}") from None
-        else:
-            self.errors.clear()
-        finally:
-            self.load_upload.value = ()  # so the same file can be loaded again
-
-    def _draw_save_link(self, over: bool) -> None:
-        s = self.session
-        if not over:
-            self.save_link.value = ""
-            self._save_key = None
-            return
-        key = (id(s), s.round_number, len(s.game.history))
-        if key != self._save_key:
-            self._save_key = key
-            self.save_link.value = render.download_link_html(
-                s.round_json(), s.file_name(), "💾 Save this round (JSON)"
-            )
-
-    def save(self, path: str | Path) -> Path:
-        """Write the round on the table to `path` as a round document (`Game.to_json`)."""
-        path = Path(path)
-        path.write_text(self.session.round_json(), encoding="utf-8")
-        return path
-
     def _final_html(self) -> str:
         s = self.session
         html = final_scores_html(s.game, s.names)
         match = s.match_result()
         if s.is_match and match is not None:
-            html += (
-                f"<h4 style='margin:.5em 0 .2em'>Match: {len(s.results)} of {s.rounds} "
-                "rounds</h4>" + render.match_html(match, s.names)
-            )
-            if len(s.results) >= s.rounds:
-                who = ", ".join(s.names[i] for i in match.winners)
-                html += (
-                    f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: "
-                    f"{render.escape(who)}</b></div>"
-                )
+            html += render.match_progress_html(match, s.names, len(s.results), s.rounds)
         return html
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

@@ -39,7 +39,7 @@ class ReplayPanel:
         self.view.add_class("nothanks-replay")
         self.widget = W.VBox(
             [
-                W.HTML("<h4 style='margin:.3em 0'>Replay</h4>"),
+                W.HTML(render.heading_html("Replay", level=4)),
                 W.Box(
                     [self.first_button, self.previous_button, self.next_button, self.last_button],
                     layout=_WRAP,

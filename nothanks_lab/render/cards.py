@@ -1,0 +1,264 @@
+"""The round on the table as HTML: cards, hands in runs, the seats, the active card, scores.
+
+Pure functions of a `Game`, `PlayerView` or match result, used by the objects' ``_repr_html_``
+and by the play table and advisor widgets, so a round looks the same wherever it is shown.
+Self-contained markup (no CDN, no scripts). The row colours and cell styles here are shared by
+the panels and the review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import TYPE_CHECKING
+
+from ..rules import card_points, runs
+
+if TYPE_CHECKING:
+    from ..engine import Event, Game
+    from ..play import MatchResult
+    from ..view import PlayerView
+
+
+_CARD = (
+    "display:inline-block;min-width:2.1em;padding:.25em .35em;margin:1px;border:1px solid #555;"
+    "border-radius:.3em;background:#fffdf5;text-align:center;font-weight:600;"
+)
+_RUN = "display:inline-block;margin-right:.6em;padding:1px;border-radius:.35em;background:#dde8f5;"
+
+
+def card_html(card: int, big: bool = False) -> str:
+    """One card; `big` for the active card."""
+    size = "font-size:2.2em;padding:.4em .5em;background:#ffe9a8;" if big else ""
+    return f'<span style="{_CARD}{size}">{card}</span>'
+
+
+def hand_html(cards: Sequence[int]) -> str:
+    """A hand grouped into runs (each run scores its lowest card)."""
+    if not cards:
+        return '<span style="color:#888">no cards</span>'
+    return "".join(
+        f'<span style="{_RUN}" title="run scores {r[0]}">'
+        + "".join(card_html(c) for c in r)
+        + "</span>"
+        for r in runs(cards)
+    )
+
+
+def _table(
+    hands: Sequence[Sequence[int]],
+    chips: Sequence[str],
+    names: Sequence[str],
+    to_act: int | None,
+    scores: Sequence[str] | None = None,
+) -> str:
+    head = "<tr><th>seat</th><th>cards (runs)</th><th>card points</th><th>chips</th>"
+    head += "<th>score</th></tr>" if scores is not None else "</tr>"
+    rows = []
+    for i, (hand, chip) in enumerate(zip(hands, chips, strict=True)):
+        mark = " ▶" if i == to_act else ""
+        row = (
+            f"<tr><td><b>{escape(names[i])}</b>{mark}</td><td>{hand_html(hand)}</td>"
+            f"<td style='text-align:right'>{card_points(hand)}</td>"
+            f"<td style='text-align:right'>{escape(chip)}</td>"
+        )
+        if scores is not None:
+            row += f"<td style='text-align:right'><b>{escape(scores[i])}</b></td>"
+        rows.append(row + "</tr>")
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def _header(active_card: int | None, pot: int, cards_left: int) -> str:
+    if active_card is None:
+        return "<div><b>Round over</b></div>"
+    return (
+        f"<div style='margin:.3em 0'>{card_html(active_card, big=True)}"
+        f"<span style='font-size:1.4em;margin-left:.6em'>pot: <b>{pot}</b> "
+        f"chip{'s' * (pot != 1)}</span>"
+        f"<span style='margin-left:1em;color:#555'>{cards_left} cards face down</span></div>"
+    )
+
+
+def view_html(
+    view: PlayerView, names: Sequence[str] | None = None, hide_chips: bool = False
+) -> str:
+    """The table as `view.seat` sees it; `hide_chips` shows opponents' chips as "?"."""
+    names = names or [
+        f"Seat {i}" + (" (you)" if i == view.seat else "") for i in range(view.n_players)
+    ]
+    chips = [
+        str(c) if (i == view.seat or not hide_chips) else "?" for i, c in enumerate(view.chips)
+    ]
+    return _header(view.active_card, view.pot, view.cards_left) + _table(
+        view.hands, chips, names, view.current_player
+    )
+
+
+def game_html(game: Game, names: Sequence[str] | None = None) -> str:
+    """The whole table (the omniscient view: every count, no hidden card shown)."""
+    names = names or [f"Seat {i}" for i in range(game.n_players)]
+    over = game.is_over
+    body = _header(game.active_card, game.pot, game.cards_left) + _table(
+        game.hands,
+        [str(c) for c in game.chips],
+        names,
+        None if over else game.current_player,
+        [str(s) for s in game.scores()],
+    )
+    if over:
+        winners = ", ".join(names[i] for i in game.winners())
+        removed = " ".join(map(str, game.removed_cards()))
+        body += f"<div>Winner(s): <b>{escape(winners)}</b>. Removed cards: {removed}</div>"
+    return body
+
+
+def match_html(match: MatchResult, names: Sequence[str] | None = None) -> str:
+    """Cumulative scores of a match, a row per round."""
+    n = match.round_scores.shape[1]
+    names = names or [f"Seat {i}" for i in range(n)]
+    th = "padding:.25em .8em;text-align:right;border-bottom:1px solid #999;"
+    td = "padding:.25em .8em;text-align:right;"
+    head = (
+        f"<tr><th style='{th}text-align:left'>round</th>"
+        + "".join(f"<th style='{th}'>{escape(x)}</th>" for x in names)
+        + "</tr>"
+    )
+    rows = "".join(
+        f"<tr><td style='{td}text-align:left'>{r + 1}</td>"
+        + "".join(f"<td style='{td}'>{v}</td>" for v in row)
+        + "</tr>"
+        for r, row in enumerate(match.round_scores.tolist())
+    )
+    top = "border-top:1px solid #999;"
+    total = (
+        f"<tr><td style='{td}{top}text-align:left'><b>total</b></td>"
+        + "".join(f"<td style='{td}{top}'><b>{v}</b></td>" for v in match.totals.tolist())
+        + "</tr>"
+    )
+    return (
+        "<table class='nothanks-match' style='border-collapse:collapse'>"
+        f"{head}{rows}{total}</table>"
+    )
+
+
+def match_progress_html(match: MatchResult, names: Sequence[str], played: int, rounds: int) -> str:
+    """A match after `played` of its `rounds` rounds: a heading, the scores, then the winners."""
+    html = f"<h4 style='margin:.5em 0 .2em'>Match: {played} of {rounds} rounds</h4>" + match_html(
+        match, names
+    )
+    if played >= rounds:
+        who = ", ".join(names[i] for i in match.winners)
+        html += f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: {escape(who)}</b></div>"
+    return html
+
+
+#: Row colour of the seat to act, and of the person's row when it is their turn.
+TO_ACT_BG = "#fff1b8"
+YOUR_TURN_BG = "#ffe08a"
+_CELL = "padding:.25em .7em;"
+_NUM = f"{_CELL}text-align:right;"
+
+
+def move_words(event: Event | None) -> str:
+    """A seat's last move in a few words (empty before its first move).
+
+    >>> from nothanks_lab.engine import Action, Event
+    >>> move_words(Event(1, Action.TAKE, 27, 3)), move_words(Event(1, Action.PASS, 27, 3))
+    ('took 27 (+3 chips)', 'No thanks! on 27')
+    """
+    from ..engine import Action
+
+    if event is None:
+        return ""
+    if event.action is Action.TAKE:
+        gain = f" (+{event.pot} chip{'s' * (event.pot != 1)})" if event.pot else ""
+        return f"took {event.card}{gain}"
+    return f"No thanks! on {event.card}"
+
+
+def seats_html(
+    view: PlayerView,
+    names: Sequence[str],
+    hide_chips: bool = False,
+    notes: Sequence[str] | None = None,
+    last_moves: Sequence[Event | None] | None = None,
+    to_act: int | None = -1,
+) -> str:
+    """Every seat's runs, card points, chips, score and last move as `view.seat` sees them.
+
+    The seat to act (`to_act`; by default the view's current player while the round runs,
+    None for nobody) has its row highlighted and marked ▶. With `hide_chips`, opponents' chips
+    (and so their scores) show as "?"; own counts never hide.
+    """
+    if to_act == -1:
+        to_act = None if view.active_card is None else view.current_player
+    points = [view.card_points(i) for i in range(view.n_players)]
+    scores = view.scores()
+    head = (
+        f"<tr><th style='{_CELL}text-align:left'>seat</th>"
+        f"<th style='{_CELL}text-align:left'>cards (runs)</th><th style='{_CELL}'>card points</th>"
+        f"<th style='{_CELL}'>chips</th><th style='{_CELL}'>score</th>"
+        f"<th style='{_CELL}text-align:left'>last move</th></tr>"
+    )
+    rows = []
+    for i in range(view.n_players):
+        hidden = hide_chips and i != view.seat
+        chips = "?" if hidden else str(view.chips[i])
+        score = "?" if hidden else str(scores[i])
+        acting = i == to_act
+        note = (
+            f"<br><small style='color:#666'>{escape(notes[i])}</small>"
+            if notes and notes[i]
+            else ""
+        )
+        if acting:
+            bg = YOUR_TURN_BG if i == view.seat else TO_ACT_BG
+            style = f" class='nothanks-to-act' style='background:{bg};outline:2px solid #d9a400'"
+            mark = " ▶"
+        else:
+            style, mark = "", ""
+        last = move_words(last_moves[i]) if last_moves else ""
+        rows.append(
+            f"<tr{style} data-seat='{i}'><td style='{_CELL}'><b>{escape(names[i])}</b>{mark}"
+            f"{note}</td><td style='{_CELL}'>{hand_html(view.hands[i])}</td>"
+            f"<td style='{_NUM}'>{points[i]}</td><td style='{_NUM}'>{chips}</td>"
+            f"<td style='{_NUM}'><b>{score}</b></td>"
+            f"<td class='nothanks-last' style='{_CELL}color:#444'>{escape(last)}</td></tr>"
+        )
+    return f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
+
+
+def active_html(view: PlayerView) -> str:
+    """The active card and the chips on it, large."""
+    if view.active_card is None:
+        return "<div style='font-size:1.4em;margin:.3em 0'><b>Round over</b></div>"
+    return (
+        f"<div style='margin:.4em 0'>{card_html(view.active_card, big=True)}"
+        f"<span style='font-size:1.6em;margin-left:.6em'>pot: <b>{view.pot}</b> "
+        f"chip{'s' * (view.pot != 1)}</span>"
+        f"<span style='margin-left:1em;color:#555'>{view.cards_left} cards face down</span>"
+        "</div>"
+    )
+
+
+def final_scores_html(game: Game, names: Sequence[str]) -> str:
+    """ "Final scores": card points, chips and total per seat, the winners, the removed cards."""
+    points, chips, scores = game.card_points(), game.chips, game.scores()
+    winners = game.winners()
+    rows = "".join(
+        f"<tr><td style='{_CELL}'><b>{escape(names[i])}</b>{' ★' if i in winners else ''}</td>"
+        f"<td style='{_NUM}'>{points[i]}</td>"
+        f"<td style='{_NUM}'>{chips[i]}</td>"
+        f"<td style='{_NUM}'><b>{scores[i]}</b></td></tr>"
+        for i in range(game.n_players)
+    )
+    removed = " ".join(card_html(c) for c in game.removed_cards())
+    return (
+        "<h3 style='margin:.4em 0'>Final scores</h3>"
+        f"<table style='border-collapse:collapse'><tr><th style='{_CELL}text-align:left'>seat</th>"
+        f"<th style='{_CELL}'>card points</th><th style='{_CELL}'>chips</th>"
+        f"<th style='{_CELL}'>total</th></tr>{rows}</table>"
+        f"<div>Winner{'s' * (len(winners) > 1)}: "
+        f"<b>{escape(', '.join(names[i] for i in winners))}</b> (lowest score wins)</div>"
+        f"<div style='margin-top:.3em'>Removed cards, now revealed: {removed}</div>"
+    )

@@ -1,0 +1,78 @@
+"""Figures in HTML: plotly.js inlined once, and a figure as a div drawn by it.
+
+The widgets redraw a figure by replacing this markup as a whole, so there is no front-end state
+to fall out of step with the Python side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def plotly_js_html() -> str:
+    """plotly.js from the installed plotly package, as one inline script (no CDN).
+
+    The library is defined as ``window.Plotly`` even where a page has an AMD loader.
+    """
+    from plotly.offline import get_plotlyjs
+
+    return (
+        "<script type='text/javascript'>(function(define, module, exports){"
+        f"{get_plotlyjs()}\n}}).call(window, undefined, undefined, undefined);</script>"
+    )
+
+
+def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
+    """A figure as a div that fills its container's width, drawn once ``window.Plotly`` exists.
+
+    Redraws replace this markup as a whole (no front-end state to fall out of step); the
+    script waits for plotly.js (loaded once by `plotly_js_html`) for up to a minute.
+    """
+    fig_json = fig.to_json()
+    return (
+        f"<div id='{div_id}' class='nothanks-figure' style='width:100%;height:{height}px'></div>"
+        "<script type='text/javascript'>(function(){"
+        f"var spec={fig_json};var tries=0;"
+        "function draw(){var el=document.getElementById("
+        f"'{div_id}');if(!el)return;"
+        "if(!window.Plotly){if(tries++<600){setTimeout(draw,100);}return;}"
+        "var layout=Object.assign({},spec.layout,{autosize:true});delete layout.width;"
+        f"layout.height={height};"
+        "window.Plotly.newPlot(el,spec.data,layout,{responsive:true,displaylogo:false})"
+        ".then(function(){el.setAttribute('data-drawn',String(performance.now()));"
+        # plotly's responsive mode follows window resizes only; a panel that grows or shrinks
+        # (JupyterLab's sidebar) resizes the div alone, so watch the div itself.
+        "if(window.ResizeObserver&&!el._ntObserved){el._ntObserved=true;"
+        "new ResizeObserver(function(){if(el.isConnected&&window.Plotly)"
+        "window.Plotly.Plots.resize(el);}).observe(el);}});}"
+        "draw();})();</script>"
+    )
+
+
+def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[int]) -> Any:
+    """Bars: for each gap between my runs, the chance all its cards can still come."""
+    import plotly.graph_objects as go
+
+    labels = [f"{g[0]}" if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in chances]
+    fig = go.Figure()
+    fig.add_bar(
+        x=labels,
+        y=list(chances.values()),
+        marker_color="#2ca02c",
+        hovertemplate="gap %{x}: %{y:.1%}<extra></extra>",
+        name="gap can be filled",
+    )
+    hand_text = " ".join(map(str, sorted(hand))) or "no cards"
+    if not chances:
+        hand_text += "; no gaps between runs"
+    fig.update_layout(
+        title={"text": f"Can the gaps in my hand still be filled?<br><sub>hand: {hand_text}</sub>"},
+        font={"size": 14},
+        template="plotly_white",
+        xaxis_title="gap (the missing cards)",
+        yaxis={"title": "chance all still to come", "range": [0, 1.05]},
+        yaxis_tickformat=".0%",
+        margin={"t": 80, "l": 70, "r": 20},
+    )
+    return fig

@@ -1,0 +1,110 @@
+"""A review and a replay as HTML: the labelled decisions, and one step of a replayed round.
+
+`review_html` lays out `nothanks_lab.review.Review` one row per decision, `replay_html` one
+step of a `RoundReplay` (what happened, then the table as the replayed seat saw it).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from .cards import _CELL, _NUM, TO_ACT_BG, active_html, seats_html
+
+if TYPE_CHECKING:
+    from ..review import MoveReview, Review
+    from ..table import RoundReplay
+
+
+#: Colour of each review label, from good to bad (the markers of `plots.plot_review`).
+LABEL_COLORS = {
+    "good": "#2ca02c",
+    "inaccuracy": "#e6b800",
+    "mistake": "#ff7f0e",
+    "blunder": "#d62728",
+}
+
+
+def label_html(label: str) -> str:
+    """A review label as a small coloured badge."""
+    color = LABEL_COLORS.get(label, "#777")
+    return (
+        f"<span class='nothanks-label' data-label='{escape(label)}' style='display:inline-block;"
+        f"padding:0 .45em;border-radius:.6em;background:{color};color:white;font-weight:600'>"
+        f"{escape(label)}</span>"
+    )
+
+
+def _move_review_words(m: MoveReview) -> str:
+    """A reviewed move in a few words: the label, the cost and the better move."""
+    if m.forced:
+        return "forced (no chips left)"
+    if m.action is m.best:
+        return f"the better move (by {_gap(m):.1f} expected points)"
+    c = m.cost_estimate
+    return f"cost {c.value:.1f} points [{c.low:.1f}, {c.high:.1f}]; better: {m.best}"
+
+
+def _gap(m: MoveReview) -> float:
+    d = m.take.score.value - (m.no_thanks.score.value if m.no_thanks is not None else 0.0)
+    return abs(d)
+
+
+def review_html(review: Review, current_step: int | None = None) -> str:
+    """A review as a table, one row per decision (label, cost, better move), and its summary.
+
+    `current_step` (a replay step, ``move index + 1``) highlights the decision that led to it.
+    """
+    th = f"{_CELL}text-align:left;border-bottom:1px solid #999"
+    head = "".join(
+        f"<th style='{th}'>{h}</th>"
+        for h in ("move", "card", "pot", "chips", "played", "label", "")
+    )
+    rows = []
+    for m in review.moves:
+        here = current_step == m.index + 1
+        style = f" style='background:{TO_ACT_BG}'" if here else ""
+        rows.append(
+            f"<tr class='nothanks-move' data-step='{m.index + 1}' data-label='{m.label}'{style}>"
+            f"<td style='{_NUM}'>{m.index + 1}</td><td style='{_NUM}'>{m.card}</td>"
+            f"<td style='{_NUM}'>{m.pot}</td><td style='{_NUM}'>{m.view.my_chips}</td>"
+            f"<td style='{_CELL}'>{m.action}</td><td style='{_CELL}'>{label_html(m.label)}</td>"
+            f"<td style='{_CELL}color:#444'><small>{escape(_move_review_words(m))}</small></td>"
+            "</tr>"
+        )
+    counts = ", ".join(f"{v} {k}" for k, v in review.counts.items() if v)
+    t = review.total_cost
+    acc = "" if review.accuracy is None else f"; accuracy {review.accuracy:.0%}"
+    summary = (
+        f"{len(review.moves)} decisions ({counts}); expected cost {t.value:.1f} points "
+        f"[{t.low:.1f}, {t.high:.1f}]{acc}"
+    )
+    return (
+        f"<div class='nothanks-review'><h4 style='margin:.3em 0'>Review of "
+        f"{escape(review.name)}</h4><div class='nothanks-review-summary'>{escape(summary)}</div>"
+        f"<div style='max-height:26em;overflow:auto'><table style='border-collapse:collapse'>"
+        f"<tr>{head}</tr>{''.join(rows)}</table></div>"
+        f"<small style='color:#666'>{escape(review.header())}</small></div>"
+    )
+
+
+def replay_html(replay: RoundReplay, step: int) -> str:
+    """One step of a replay: what happened, then the table as it was (the replayed seat's view)."""
+    view = replay.view_at(step)
+    caption = escape(replay.caption(step))
+    move = replay.move_review_at(step)
+    verdict = ""
+    if move is not None:
+        verdict = (
+            f"<div style='margin:.2em 0'>{label_html(move.label)} "
+            f"<small>{escape(_move_review_words(move))}</small></div>"
+        )
+    return (
+        f"<div class='nothanks-replay-step' data-step='{step}'>"
+        f"<div style='font-weight:600;margin:.2em 0'>{caption}</div>{verdict}"
+        + active_html(view)
+        + seats_html(
+            view, replay.names, last_moves=replay.last_moves_at(step), to_act=replay.to_act_at(step)
+        )
+        + "</div>"
+    )
