@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..engine import Action, Game
+from ..render.review import LABEL_COLORS  # one colour per label, in the figures and the HTML
 from ..rules import Rules
 from .common import FONT_SIZE, _add_band, _bounds, _style
 
@@ -23,13 +24,6 @@ from .common import FONT_SIZE, _add_band, _bounds, _style
 SEAT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 #: Review labels from good to bad.
 LABELS_ORDER = ("good", "inaccuracy", "mistake", "blunder")
-#: Marker colour of each review label, from good to bad.
-LABEL_COLORS = {
-    "good": "#2ca02c",
-    "inaccuracy": "#e6b800",
-    "mistake": "#ff7f0e",
-    "blunder": "#d62728",
-}
 
 
 def _timeline_game(game_or_result: Any, rules: Rules | None) -> tuple[Game, Sequence[Any]]:
