@@ -71,6 +71,59 @@ def _check_confidence(confidence: object) -> float:
     return check_level(confidence, "confidence")
 
 
+@dataclass(frozen=True)
+class _Setting:
+    """The checked arguments every run on paired deals shares (tournament, sweep, tuning)."""
+
+    rules: Rules
+    n_players: int
+    n_games: int
+    first_player: int
+    confidence: float
+    seed: int  # explicit, so every result can be rerun
+
+
+def _check_setting(
+    rules: Rules | None,
+    n_players: object,
+    n_games: object,
+    first_player: object,
+    confidence: object,
+    seed: object,
+) -> _Setting:
+    """Check the shared arguments once, in this order, each error naming its argument."""
+    from ..engine import check_seat
+
+    rules = _check_rules(rules)
+    players = _check_players(n_players, rules)
+    return _Setting(
+        rules,
+        players,
+        _check_int(n_games, "n_games", 1),
+        check_seat(first_player, players, "first_player"),
+        _check_confidence(confidence),
+        _check_seed(seed),
+    )
+
+
+@dataclass(frozen=True)
+class _Execution:
+    """Where and how the chunks run; none of it changes the numbers of a run."""
+
+    chunk_size: int | None = None
+    executor: Any = None
+    workers: int | None = None
+    progress: bool | None = None
+
+
+def _chunk_size(plans: Sequence[_Plan], chunk_size: object) -> int:
+    """Deals per unit of work: smaller when some bot plays through the one-game engine."""
+    if chunk_size is None:
+        fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
+        return FAST_CHUNK if fast else SLOW_CHUNK
+    return _check_int(chunk_size, "chunk_size", 1)
+
+
 def _has_fast_path(policy: object) -> bool:
     # The simulator's own test (imported late: it is where numba lives).
     from ..fast import has_fast_path
@@ -334,23 +387,12 @@ def _cross_products(x: np.ndarray) -> list[list[int]]:
 
 
 def _run_plans(
-    plans: Sequence[_Plan],
-    *,
-    n_games: int,
-    seed: int,
-    rules: Rules,
-    first_player: int,
-    chunk_size: int | None,
-    executor: Any,
-    workers: int | None,
-    progress: bool | None,
-    desc: str,
+    plans: Sequence[_Plan], setting: _Setting, execution: _Execution, desc: str
 ) -> list[_Sums]:
     """Play every plan on the same deals, chunked; one exact `_Sums` per plan."""
-    if chunk_size is None:
-        fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
-        chunk_size = FAST_CHUNK if fast else SLOW_CHUNK
-    chunk_size = _check_int(chunk_size, "chunk_size", 1)
+    n_games, seed, rules = setting.n_games, setting.seed, setting.rules
+    first_player, progress = setting.first_player, execution.progress
+    chunk_size = _chunk_size(plans, execution.chunk_size)
     per_plan = -(-n_games // chunk_size)
     n_tasks = per_plan * len(plans)
 
@@ -365,7 +407,7 @@ def _run_plans(
     elif not isinstance(progress, bool | np.bool_):
         raise ValueError(f"progress must be True, False or None (automatic); got {progress!r}")
     totals: list[_Sums | None] = [None] * len(plans)
-    with open_executor(executor, workers, n_tasks=n_tasks) as ex:
+    with open_executor(execution.executor, execution.workers, n_tasks=n_tasks) as ex:
         if not is_local(ex):
             for plan in plans:
                 for p in plan.policies:

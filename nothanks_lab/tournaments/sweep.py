@@ -14,15 +14,8 @@ from ..render.tables import fmt_interval, html_table, text_table
 from ..rules import Rules
 from .frames import _frame
 from .result import TournamentResult
-from .run import (
-    _check_confidence,
-    _check_int,
-    _check_players,
-    _check_rules,
-    _check_seed,
-    _Plan,
-)
-from .tournament import _check_first_player, _opponent_field, _play_plans
+from .run import _check_setting, _Execution, _Plan
+from .tournament import _opponent_field, _play_plans
 
 
 def _candidate_factory(make_candidate: Any) -> Callable[..., Any]:
@@ -180,31 +173,12 @@ def sweep(
     >>> s.best()
     {'threshold': 10}
     """
-    rules = _check_rules(rules)
-    n_players = _check_players(n_players, rules)
-    n_games = _check_int(n_games, "n_games", 1)
-    first_player = _check_first_player(first_player, n_players)
-    confidence = _check_confidence(confidence)
-    seed = _check_seed(seed)
+    setting = _check_setting(rules, n_players, n_games, first_player, confidence, seed)
     build = _candidate_factory(make_candidate)
     points = _grid_points(grid)
-    ops, positions = _opponent_field(opponents, n_players)
+    ops, positions = _opponent_field(opponents, setting.n_players)
     lineups = ((0, *positions),)
     plans = [_Plan((make_policy(build(**p)), *ops), lineups) for p in points]
-    results = tuple(
-        _play_plans(
-            plans,
-            n_players=n_players,
-            n_games=n_games,
-            seed=seed,
-            confidence=confidence,
-            rules=rules,
-            first_player=first_player,
-            chunk_size=chunk_size,
-            executor=executor,
-            workers=workers,
-            progress=progress,
-            desc="sweep",
-        )
-    )
+    run = _Execution(chunk_size, executor, workers, progress)
+    results = tuple(_play_plans(plans, setting, run, desc="sweep"))
     return SweepResult(tuple(points), results)

@@ -9,17 +9,15 @@ from ..bots.specs import make_policy, unique_names
 from ..rules import Rules
 from .result import TournamentResult
 from .run import (
-    FAST_CHUNK,
-    SLOW_CHUNK,
-    _check_confidence,
-    _check_int,
     _check_players,
     _check_rules,
-    _check_seed,
-    _has_fast_path,
+    _check_setting,
+    _chunk_size,
+    _Execution,
     _lineups,
     _Plan,
     _run_plans,
+    _Setting,
 )
 
 
@@ -83,88 +81,35 @@ def tournament(
                 f"(every combination of that many bots then plays), or use head_to_head for "
                 f"a bot against copies of another"
             ) from None
-    n_players = _check_players(n_players, rules)
-    n_games = _check_int(n_games, "n_games", 1)
-    first_player = _check_first_player(first_player, n_players)
-    confidence = _check_confidence(confidence)
-    seed = _check_seed(seed)
-    plan = _Plan(policies, _lineups(len(policies), n_players, lineups))
-    (result,) = _play_plans(
-        [plan],
-        n_players=n_players,
-        n_games=n_games,
-        seed=seed,
-        confidence=confidence,
-        rules=rules,
-        first_player=first_player,
-        chunk_size=chunk_size,
-        executor=executor,
-        workers=workers,
-        progress=progress,
-        desc="tournament",
-    )
+    setting = _check_setting(rules, n_players, n_games, first_player, confidence, seed)
+    plan = _Plan(policies, _lineups(len(policies), setting.n_players, lineups))
+    run = _Execution(chunk_size, executor, workers, progress)
+    (result,) = _play_plans([plan], setting, run, desc="tournament")
     return result
 
 
-def _default_chunk_size(plans: Sequence[_Plan], chunk_size: int | None) -> int:
-    """Deals per unit of work: smaller when some bot plays through the one-game engine."""
-    if chunk_size is None:
-        fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
-        return FAST_CHUNK if fast else SLOW_CHUNK
-    return _check_int(chunk_size, "chunk_size", 1)
-
-
 def _play_plans(
-    plans: Sequence[_Plan],
-    *,
-    n_players: int,
-    n_games: int,
-    seed: int,
-    confidence: float,
-    rules: Rules,
-    first_player: int,
-    chunk_size: int | None,
-    executor: Any,
-    workers: int | None,
-    progress: bool | None,
-    desc: str,
+    plans: Sequence[_Plan], setting: _Setting, execution: _Execution, desc: str
 ) -> list[TournamentResult]:
-    """Play every plan on the same deals; one `TournamentResult` per plan (checked arguments)."""
-    chunk_size = _default_chunk_size(plans, chunk_size)
-    sums = _run_plans(
-        plans,
-        n_games=n_games,
-        seed=seed,
-        rules=rules,
-        first_player=first_player,
-        chunk_size=chunk_size,
-        executor=executor,
-        workers=workers,
-        progress=progress,
-        desc=desc,
-    )
+    """Play every plan on the same deals; one `TournamentResult` per plan."""
+    sums = _run_plans(plans, setting, execution, desc)
+    chunk_size = _chunk_size(plans, execution.chunk_size)
     return [
         TournamentResult(
             unique_names(plan.policies),
-            n_players,
-            n_games,
-            seed,
+            setting.n_players,
+            setting.n_games,
+            setting.seed,
             plan.lineups,
-            confidence,
+            setting.confidence,
             s,
             plan.policies,
-            rules,
-            first_player,
+            setting.rules,
+            setting.first_player,
             chunk_size,
         )
         for plan, s in zip(plans, sums, strict=True)
     ]
-
-
-def _check_first_player(first_player: object, n_players: int) -> int:
-    from ..engine import check_seat
-
-    return check_seat(first_player, n_players, "first_player")
 
 
 def _opponent_field(opponents: Any, n_players: int) -> tuple[list[Any], tuple[int, ...]]:

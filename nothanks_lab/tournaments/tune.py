@@ -14,9 +14,9 @@ from ..render.tables import html_sections
 from ..rules import Rules
 from .frames import _frame
 from .result import TournamentResult
-from .run import _check_int, _check_players, _check_rules, _check_seed, _Plan
+from .run import _check_int, _check_players, _check_rules, _check_seed, _chunk_size, _Plan
 from .sweep import _candidate_factory
-from .tournament import _default_chunk_size, _opponent_field, head_to_head
+from .tournament import _opponent_field, head_to_head
 
 
 @dataclass(frozen=True, eq=False)
@@ -220,7 +220,7 @@ def tune(
         build(**params_of_x([(lo + hi) / 2 for lo, hi in zip(lows, highs, strict=True)]))
     )
     ops, _ = _opponent_field(opponents, n_players)
-    chunk = _default_chunk_size([_Plan((probe, *ops), ((0,),))], options.get("chunk_size"))
+    chunk = _chunk_size([_Plan((probe, *ops), ((0,),))], options.get("chunk_size"))
     with open_executor(executor, workers, n_tasks=-(-n_games // chunk)) as ex:
         options["executor"], options["workers"] = ex, None
         try:
