@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -349,6 +353,25 @@ def test_memory_estimate_refuses_before_allocating() -> None:
 def test_exact_is_reachable_from_the_package() -> None:
     assert nt.exact is exact
     assert "exact" in nt.__all__
+    assert all(hasattr(exact, name) for name in exact.__all__)
+
+
+def test_compiled_scorer_loads_from_the_disk_cache_in_a_new_process(tmp_path: Path) -> None:
+    """The kernel module is cached on disk by numba: a second process compiles nothing."""
+    code = (
+        "import numpy as np\n"
+        "from nothanks_lab.exact import kernel\n"
+        "cfg = np.array([5, 1, 4, 4, 0], dtype=np.int64)\n"
+        "assert kernel._terminal(1, 6, 0, 0, 0, cfg) == 1.0\n"
+        "print(sum(kernel._terminal.stats.cache_hits.values()))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    hits = []
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        hits.append(run.stdout.strip())
+    assert hits == ["0", "1"]
 
 
 def test_solutions_of_positions_are_reachable_counts() -> None:
