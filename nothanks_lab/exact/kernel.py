@@ -7,13 +7,16 @@ NaN marks a node not solved yet. `_value` expands a chance node by averaging ove
 cards and solves the short chain of passes around each card backwards, recursing into the
 chance nodes the takes lead to. Everything here is numba-compiled and reads the rule set from
 the int64 array `cfg` laid out by the ``_CFG_*`` indices below; the objective codes live here
-too, so the compiled code and its on-disk cache depend on this one file alone.
+too. A finished round is scored by `core`'s one definition of card points.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+
+from .. import core
+from ..jit import jit_pure
 
 #: The values a position can be measured in; the compiled code uses their index.
 OBJECTIVES = ("win", "margin")
@@ -25,30 +28,27 @@ _CFG_N, _CFG_LOW, _CFG_IN_PLAY, _CFG_TOTAL, _CFG_OBJECTIVE = range(5)
 _STAT_NODES, _STAT_DECISIONS = range(2)
 
 
-@numba.njit(cache=True)
-def _points(mask: int, low: int, n: int) -> int:
-    """Card points of a hand mask relative to `low` (bit i = card low + i)."""
-    total = 0
-    prev = 0
-    for i in range(n):
-        bit = (mask >> i) & 1
-        if bit and not prev:
-            total += low + i
-        prev = bit
-    return total
+def _score(hand: int, chips: int, low: int) -> int:
+    """Score of a hand mask relative to `low` (bit i = card low + i): the rules' one scoring."""
+    return core.card_points_mask(hand << low) - chips
 
 
-@numba.njit(cache=True)
-def _terminal(h0: int, h1: int, c0: int, c1: int, seat: int, cfg: np.ndarray) -> float:
+def _terminal_value(h0: int, h1: int, c0: int, c1: int, seat: int, cfg: np.ndarray) -> float:
     """Value of a finished round to `seat`."""
-    s0 = _points(h0, cfg[_CFG_LOW], cfg[_CFG_N]) - c0
-    s1 = _points(h1, cfg[_CFG_LOW], cfg[_CFG_N]) - c1
+    s0 = _score(h0, c0, cfg[_CFG_LOW])
+    s1 = _score(h1, c1, cfg[_CFG_LOW])
     mine, theirs = (s0, s1) if seat == 0 else (s1, s0)
     if cfg[_CFG_OBJECTIVE] == _MARGIN:
         return float(theirs - mine)
     if mine < theirs:
         return 1.0
     return 0.5 if mine == theirs else 0.0
+
+
+# Compiled with `core`'s scoring (jit_pure follows the call into core.py), so the solver
+# scores a round exactly as the engine and the simulator do; it is compiled once per process
+# because numba's disk cache would not notice a change in core.py.
+_terminal = jit_pure(_terminal_value)
 
 
 # Not cached on disk: numba's cache of this recursive function loads into a crash (numba 0.6x),

@@ -22,7 +22,7 @@ from ..engine import Action
 from ..rules import Rules
 from ..validate import check_players, check_seat
 from ..view import PlayerView
-from .kernel import _WIN, _points
+from .kernel import _WIN, _score
 from .positions import (
     DEFAULT_MAX_POSITIONS,
     Chips,
@@ -74,9 +74,7 @@ class _PolicyEngine:
 
     # ---- terminal values and policy questions
     def terminal(self, hands: Hands, chips: Chips) -> tuple[float, ...]:
-        scores = [
-            _points(h, self.low, self.rules.n_cards) - c for h, c in zip(hands, chips, strict=True)
-        ]
+        scores = [_score(h, c, self.low) for h, c in zip(hands, chips, strict=True)]
         if self.objective == _WIN:
             best = min(scores)
             k = scores.count(best)
