@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -294,7 +295,36 @@ def _play_slow(
     return points, chips, moves
 
 
-def _plan(
+class _Chunks(Iterator[SimResult]):
+    """The lazy results of a checked run, chunk by chunk (what `simulate_chunks` returns)."""
+
+    def __init__(
+        self, total: int, n_players: int, play: Callable[..., Iterator[SimResult]]
+    ) -> None:
+        self.total, self.n_players, self._play = total, n_players, play
+        self._results: Iterator[SimResult] | None = None
+
+    def __next__(self) -> SimResult:
+        if self._results is None:
+            self._results = self._play()
+        return next(self._results)
+
+    def into(self, out: dict[str, np.ndarray]) -> Iterator[SimResult]:
+        """Each chunk's result, written into `out`'s arrays for the whole run (`simulate`)."""
+        return self._play(out)
+
+
+def _outside_level() -> int:
+    """The `stacklevel` (as `warnings.warn` counts it, from the function that calls this one)
+    of the first frame outside this module: a warning from `simulate_chunks` points at the
+    user's line whether they called it or `simulate`."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
+
+
+def simulate_chunks(
     policies: Sequence[object],
     n_games: int | None = None,
     *,
@@ -305,8 +335,13 @@ def _plan(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     game_offset: int = 0,
     fast: bool | None = None,
-) -> tuple[int, int, Callable[..., Iterator[SimResult]]]:
-    """Check the arguments; the numbers of games and seats, and the chunks' lazy results."""
+) -> _Chunks:
+    """`simulate`, one `SimResult` per chunk of at most `chunk_size` games, lazily.
+
+    For runs too large to hold per-game arrays (ten million games of five seats is over a
+    gigabyte): aggregate each chunk and drop it, and memory stays bounded by the chunk.
+    Arguments are checked before the first chunk is played.
+    """
     rules = check_rules(rules)
     if not (isinstance(seed, np.ndarray) and seed.dtype == np.uint64 and seed.shape == (2,)):
         seed = check_seed(seed)  # the one seed rule (or an already made uint64[2] key)
@@ -359,7 +394,7 @@ def _plan(
         )
     if fast is None and table is None:
         # The caller of simulate (or simulate_chunks) is told, once per bot class.
-        fastpath.warn_slow_path(policies, stacklevel=3)
+        fastpath.warn_slow_path(policies, stacklevel=_outside_level())
     names = tuple(policy_name(p) for p in policies)
 
     def chunks(out: dict[str, np.ndarray] | None = None) -> Iterator[SimResult]:
@@ -390,38 +425,7 @@ def _plan(
                 points, chips, moves = _play_slow(policies, d, rules, first_player)
             yield _outcome(points, chips, moves, names, seed_out, game_offset + lo, part)
 
-    return total, n_players, chunks
-
-
-def simulate_chunks(
-    policies: Sequence[object],
-    n_games: int | None = None,
-    *,
-    rules: Rules | None = None,
-    seed: SeedLike | np.ndarray = None,
-    decks: Any = None,
-    first_player: int = 0,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    game_offset: int = 0,
-    fast: bool | None = None,
-) -> Iterator[SimResult]:
-    """`simulate`, one `SimResult` per chunk of at most `chunk_size` games, lazily.
-
-    For runs too large to hold per-game arrays (ten million games of five seats is over a
-    gigabyte): aggregate each chunk and drop it, and memory stays bounded by the chunk.
-    Arguments are checked before the first chunk is played.
-    """
-    return _plan(
-        policies,
-        n_games,
-        rules=rules,
-        seed=seed,
-        decks=decks,
-        first_player=first_player,
-        chunk_size=chunk_size,
-        game_offset=game_offset,
-        fast=fast,
-    )[2]()
+    return _Chunks(total, n_players, chunks)
 
 
 def simulate(
@@ -467,7 +471,7 @@ def simulate(
     >>> bool((a.scores == b.scores).all())
     True
     """
-    total, n_players, chunks = _plan(
+    chunks = simulate_chunks(
         policies,
         n_games,
         rules=rules,
@@ -478,9 +482,10 @@ def simulate(
         game_offset=game_offset,
         fast=fast,
     )
+    total, n_players = chunks.total, chunks.n_players
     _check_memory(total, n_players)
     if total <= chunk_size:
-        return next(chunks())
+        return next(chunks)
     # Several chunks write into arrays of the full size: no copies, and the peak is the
     # result plus one chunk's working state.
     shapes = {"n_decisions": (total,)}
@@ -490,6 +495,6 @@ def simulate(
         for f in _ARRAYS
     }
     names = seed_out = None
-    for part in chunks(out):
+    for part in chunks.into(out):
         names, seed_out = part.names, part.seed
     return SimResult(**out, names=names, seed=seed_out, game_offset=game_offset)  # type: ignore[arg-type]

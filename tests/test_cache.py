@@ -250,7 +250,7 @@ def test_kernel_compiled_in_memory_when_the_directory_is_unsafe(tmp_path, monkey
     bad.mkdir()
     bad.chmod(0o777)
     monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(bad))
-    monkeypatch.setattr(fast, "_kernels", {})  # build anew rather than reuse this process's
+    monkeypatch.setattr(fast.kernel, "_kernels", {})  # build anew rather than reuse this process's
     bots = [MarginalCostBot(4), MarginalCostBot(11), MarginalCostBot(8)]
     with pytest.warns(RuntimeWarning, match="compiled in memory"):
         table = fast.fast_table(bots)
@@ -262,12 +262,12 @@ def test_kernel_compiled_in_memory_when_the_directory_is_unsafe(tmp_path, monkey
 
 
 def test_kernel_source_is_read_at_import_not_from_a_file_edited_since(tmp_path, monkeypatch):
-    """A process whose fast.py was edited on disk after import (lines shifted) once generated a
+    """A process whose fast/loops.py was edited on disk after import (lines shifted) once made a
     kernel from the wrong lines and cached it under the edited file's key."""
     import inspect
 
     monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(fast, "_kernels", {})
+    monkeypatch.setattr(fast.kernel, "_kernels", {})
     monkeypatch.setattr(inspect, "getsource", lambda obj: "def decide():\n    pass\n")
     assert fast._captured_source() is None  # a source that no longer matches is refused
     bots = [MarginalCostBot(5), MarginalCostBot(13), MarginalCostBot(2)]

@@ -77,7 +77,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget which bot classes were already warned about in this process."""
-    monkeypatch.setattr(fast, "_slow_warned", set())
+    monkeypatch.setattr(fast.protocol, "_slow_warned", set())
 
 
 # --------------------------------------------------------------------------- the guide
