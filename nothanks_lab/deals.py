@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .rules import Rules
-from .validate import SeedLike
+from .validate import SeedLike, check_int, check_rules, is_int
 
 __all__ = ["deal_decks", "deal_into", "deal_range", "mix64", "stream_key"]
 
@@ -100,14 +100,12 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
         return seed.integers(0, 2**64, size=2, dtype=np.uint64)
     if isinstance(seed, np.random.SeedSequence):
         return seed.generate_state(2, dtype=np.uint64)
-    if seed is None or isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+    if not is_int(seed) or seed < 0:  # type: ignore[operator]
         raise ValueError(
-            "seed must be a non-negative int, a numpy SeedSequence or Generator, or a "
-            f"uint64[2] key; got {seed!r}"
+            "seed must be a whole number >= 0, a numpy SeedSequence or Generator, or a "
+            f"uint64[2] key (None is drawn by the caller); got {seed!r}"
         )
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int; got {seed}")
-    return np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)
+    return np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)  # type: ignore[arg-type]
 
 
 def deal_decks(
@@ -118,12 +116,8 @@ def deal_decks(
     Game ``i``'s deck depends only on (`seed`, ``i``), so any split of a run into ranges gives
     the same decks as one call over the whole run.
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
-    for name, v in (("start", start), ("count", count)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
-            raise ValueError(f"{name} must be a whole number >= 0; got {v!r}")
+    rules = check_rules(rules)
+    start, count = check_int(start, "start", low=0), check_int(count, "count", low=0)
     key = stream_key(seed)
     out = np.empty((int(count), rules.n_in_play), dtype=np.int64)
     from .jit import jit_pure  # numba loads only when deals are made

@@ -14,7 +14,7 @@ import numpy as np
 
 from .engine import Action, Event, Game, SeedLike
 from .rules import Rules
-from .validate import check_seed
+from .validate import check_int, check_seed
 from .view import PlayerView
 
 __all__ = ["GameResult", "MatchResult", "PolicyError", "play_game", "play_match", "policy_name"]
@@ -207,8 +207,7 @@ def play_match(
     >>> m.round_scores.shape, [g.first_player for g in m.games]
     ((2, 3), [0, 1])
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int | np.integer) or rounds < 1:
-        raise ValueError(f"rounds must be a whole number >= 1; got {rounds!r}")
+    rounds = check_int(rounds, "rounds", low=1)
     policies = _policy_list(policies)
     n = len(policies)
     # Validate the setup now; play_game checks the policies against the first real view.

@@ -17,6 +17,7 @@ import numpy as np
 from .engine import Game
 from .probability import gaps
 from .rules import Rules
+from .validate import check_int, check_seat
 from .view import PlayerView
 
 __all__ = ["find_position", "has_fillable_gaps", "has_unseen_neighbour", "open_gaps"]
@@ -83,12 +84,9 @@ def find_position(
     from .bots import MarginalCostBot
     from .play import ask
 
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-        raise ValueError(f"max_rounds must be a positive integer; got {max_rounds!r}")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n_players:
-        raise ValueError(f"seat must be an integer from 0 to {n_players - 1}; got {seat!r}")
+    seed = check_int(seed, "seed", low=0)
+    max_rounds = check_int(max_rounds, "max_rounds", low=1)
+    seat = check_seat(seat, n_players)
     bot = MarginalCostBot(10) if policy is None else policy
     for child in np.random.SeedSequence(int(seed)).spawn(max_rounds):
         game = Game(n_players, rules=rules, seed=child)

@@ -37,12 +37,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .analysis import MoveValue, PositionEvaluation, _seed_sequence, evaluate_position
 from .engine import Action, Game, SeedLike, check_seat
 from .render.tables import markdown_table, text_table
 from .stats import Interval
+from .validate import check_int
 from .view import PlayerView
 
 __all__ = ["LABELS", "THRESHOLDS", "MoveReview", "Review", "Thresholds", "review"]
@@ -387,19 +386,8 @@ def review(
     thresholds = THRESHOLDS if thresholds is None else thresholds
     if not isinstance(thresholds, Thresholds):
         raise ValueError(f"thresholds must be a review.Thresholds; got {thresholds!r}")
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
-        raise ValueError(f"n must be a whole number of rollouts >= 2; got {n!r}")
-    n = int(n)
-    if n_first is None:
-        n_first = max(2, n // 4)
-    if (
-        isinstance(n_first, bool)
-        or not isinstance(n_first, int | np.integer)
-        or not 2 <= n_first <= n
-    ):
-        raise ValueError(
-            f"n_first must be a whole number of rollouts in 2..n ({n}); got {n_first!r}"
-        )
+    n = check_int(n, "n", low=2)
+    n_first = max(2, n // 4) if n_first is None else check_int(n_first, "n_first", low=2, high=n)
     if name is not None and not isinstance(name, str):
         raise ValueError(f"name must be a string or None; got {name!r}")
     if policy is None or field is None:

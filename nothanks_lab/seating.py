@@ -40,6 +40,8 @@ from functools import cache
 
 import numpy as np
 
+from .validate import check_int
+
 __all__ = ["Design", "balanced_design", "deal_cosets", "lineup_blocks"]
 
 Perm = tuple[int, ...]
@@ -125,11 +127,14 @@ class Design:
         return len(self.group)
 
 
-@cache
 def balanced_design(n_players: int) -> Design:
     """The seating design for `n_players` seats (cached: it depends on P alone)."""
-    if isinstance(n_players, bool) or not isinstance(n_players, int) or n_players < 1:
-        raise ValueError(f"n_players must be a whole number >= 1; got {n_players!r}")
+    # Checked before the cache, whose keys would let True stand for a cached 1.
+    return _design(check_int(n_players, "n_players", low=1))
+
+
+@cache
+def _design(n_players: int) -> Design:
     group = _two_transitive_group(n_players)
     cosets: list[tuple[Perm, ...]] = []
     covered: set[Perm] = set()

@@ -30,7 +30,7 @@ from .deals import deal_decks, stream_key
 from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
 from .rules import Rules
-from .validate import check_rules, check_seed, check_sequence, is_int
+from .validate import check_int, check_rules, check_seed, check_sequence, is_int
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "score_rows", "simulate", "simulate_chunks"]
 
@@ -212,12 +212,6 @@ def _seed_key(seed: Any) -> Any:
     return ("object", id(seed), object())
 
 
-def _check_count(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-        raise ValueError(f"{what} must be a whole number >= 0; got {value!r}")
-    return int(value)
-
-
 def _check_decks(decks: object, rules: Rules) -> np.ndarray:
     """Return `decks` as int64[G, n_in_play], or raise `ValueError` saying what is wrong."""
     try:
@@ -354,16 +348,14 @@ def simulate_chunks(
     from .engine import check_seat
 
     first_player = check_seat(first_player, n_players, "first_player")
-    chunk_size = _check_count(chunk_size, "chunk_size")
-    if chunk_size < 1:
-        raise ValueError("chunk_size must be at least 1")
-    game_offset = _check_count(game_offset, "game_offset")
+    chunk_size = check_int(chunk_size, "chunk_size", low=1)
+    game_offset = check_int(game_offset, "game_offset", low=0)
     if fast is not None and not isinstance(fast, bool | np.bool_):
         raise ValueError(f"fast must be None (automatic), True or False; got {fast!r}")
 
     if decks is not None:
         deck_arr = _check_decks(decks, rules)
-        if n_games is not None and _check_count(n_games, "n_games") != deck_arr.shape[0]:
+        if n_games is not None and check_int(n_games, "n_games", low=0) != deck_arr.shape[0]:
             raise ValueError(
                 f"n_games={n_games} but {deck_arr.shape[0]} decks were given; "
                 "omit n_games or make them equal"
@@ -372,7 +364,7 @@ def simulate_chunks(
     else:
         if n_games is None:
             raise ValueError("simulate needs n_games (or decks to replay)")
-        total = _check_count(n_games, "n_games")
+        total = check_int(n_games, "n_games", low=0)
         deck_arr = None
         # Fresh entropy is drawn once and reported in the result, so the run can be repeated.
         seed_out = np.random.SeedSequence().entropy if seed is None else seed

@@ -24,6 +24,8 @@ from numbers import Rational
 
 import numpy as np
 
+from .validate import check_int, is_number
+
 __all__ = [
     "Interval",
     "check_level",
@@ -76,11 +78,9 @@ def _ends(low: float, high: float, spec: str) -> str:
 
 def check_level(level: object, name: str = "level") -> float:
     """A confidence level in (0, 1) as a float, or `ValueError` naming `name`."""
-    if isinstance(level, bool) or not isinstance(level, int | float | np.floating):
+    if not is_number(level) or not 0 < level < 1:  # type: ignore[operator]
         raise ValueError(f"{name} must be a number in (0, 1), e.g. 0.95; got {level!r}")
-    if not 0 < level < 1:
-        raise ValueError(f"{name} must be in (0, 1), e.g. 0.95; got {level!r}")
-    return float(level)
+    return float(level)  # type: ignore[arg-type]
 
 
 def t_quantile(level: float, n: int) -> float:
@@ -133,9 +133,7 @@ def mean_interval(
         return Interval(m, m - half, m + half, len(x), level)
     if n is None or total is None or total_sq is None:
         raise ValueError("give values, or all of n, total and total_sq")
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n must be a whole number >= 1; got {n!r}")
-    n = int(n)
+    n = check_int(n, "n", low=1)
     exact = all(isinstance(v, int | np.integer | Rational) for v in (total, total_sq))
     if exact:
         s1, s2 = (
@@ -181,12 +179,10 @@ def proportion_interval(k: int, n: int, *, level: float = 0.95, method: str = "e
     from scipy import stats
 
     level = check_level(level)
-    for name, v in (("k", k), ("n", n)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
-            raise ValueError(f"{name} must be a whole number >= 0; got {v!r}")
+    k, n = check_int(k, "k", low=0), check_int(n, "n", low=0)
     if n < 1 or k > n:
         raise ValueError(f"need 0 <= k <= n and n >= 1; got k={k}, n={n}")
     if method not in ("exact", "wilson", "wilsoncc"):
         raise ValueError(f"method must be 'exact', 'wilson' or 'wilsoncc'; got {method!r}")
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method=method)
-    return Interval(int(k) / int(n), float(ci.low), float(ci.high), int(n), level)
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method=method)
+    return Interval(k / n, float(ci.low), float(ci.high), n, level)

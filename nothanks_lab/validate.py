@@ -36,6 +36,7 @@ __all__ = [
     "check_seed",
     "check_sequence",
     "is_int",
+    "is_number",
     "make_rng",
 ]
 
@@ -86,6 +87,16 @@ def check_int(
     return v
 
 
+def is_number(value: object) -> bool:
+    """True for an int, float or numpy number; False for bools, strings and everything else.
+
+    NaN and infinities count as numbers here: `check_number` refuses them.
+    """
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
 def check_number(
     value: object,
     name: str,
@@ -98,9 +109,7 @@ def check_number(
 
     Ints and numpy numbers are accepted; bools, strings, NaN and infinities are not.
     """
-    ok = isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
+    ok = is_number(value)
     if ok:
         x = float(value)  # type: ignore[arg-type]
         ok = math.isfinite(x) and (low is None or x >= low) and (high is None or x <= high)
@@ -142,14 +151,21 @@ def make_rng(seed: object, name: str = "seed", *, owner: str = "") -> np.random.
     return np.random.default_rng(seed)
 
 
-def check_rules(rules: object, name: str = "rules") -> Rules:
-    """`rules` itself, the standard game for None, or `ValueError` for anything else."""
-    if rules is None:
+def check_rules(rules: object, name: str = "rules", *, optional: bool = True) -> Rules:
+    """`rules` itself, the standard game for None, or `ValueError` for anything else.
+
+    With ``optional=False`` None is refused too (for arguments that have no default game).
+
+    >>> check_rules(None, optional=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: rules must be a nothanks_lab.Rules; got NoneType None
+    """
+    if rules is None and optional:
         return Rules()
     if not isinstance(rules, Rules):
-        raise ValueError(
-            f"{name} must be a nothanks_lab.Rules or None; got {type(rules).__name__} {rules!r}"
-        )
+        allowed = "a nothanks_lab.Rules or None" if optional else "a nothanks_lab.Rules"
+        raise ValueError(f"{name} must be {allowed}; got {type(rules).__name__} {rules!r}")
     return rules
 
 

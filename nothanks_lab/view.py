@@ -51,9 +51,7 @@ class PlayerView:
     def __post_init__(self) -> None:
         # Bots, probability and analysis trust a view, so an impossible one is refused here,
         # whoever built it. Kept cheap: the engine builds one per decision.
-        rules = self.rules
-        if not isinstance(rules, Rules):
-            raise ValueError(f"PlayerView: rules must be a nothanks_lab.Rules; got {rules!r}")
+        rules = validate.check_rules(self.rules, "PlayerView: rules", optional=False)
         n = validate.check_players(self.n_players, rules, "PlayerView: n_players")
         seat = validate.check_seat(self.seat, n, "PlayerView: seat")
         limit = n * MAX_CHIPS  # every chip of the table in one place

@@ -491,6 +491,29 @@ def test_bad_input_is_refused_naming_the_argument(
     _expect(call, word)
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: an.position_view(20, rules="standard"),
+        lambda: an.break_even_pots((27,), rules={"low_card": 3}),
+        lambda: an.take_pass_surface([10], [0], rules="standard"),
+        lambda: an.chip_value(3, rules="standard"),
+    ],
+    ids=["position_view", "break_even_pots", "take_pass_surface", "chip_value"],
+)
+def test_analysis_refuses_rules_that_are_not_a_rule_set(call: Callable[[], Any]) -> None:
+    # These once failed with an AttributeError deep inside; now the shared check names `rules`.
+    with pytest.raises(ValueError, match=r"rules must be a nothanks_lab\.Rules or None"):
+        call()
+
+
+@pytest.mark.parametrize("other_chips", [1.5, "5", {4, 5}, [5, -1], [5, 5, 5], [5, True]])
+def test_position_view_refuses_bad_other_chips_with_a_value_error(other_chips: Any) -> None:
+    # A float or a string once escaped as a TypeError from list(); a set has no seat order.
+    with pytest.raises(ValueError, match="other_chips"):
+        an.position_view(20, n_players=3, other_chips=other_chips)
+
+
 WIDGET_LABELS = [
     "table bot_delay inf", "table bot_delay nan", "table bot_delay -1", "table bot_delay 1e6",
     "table bot_delay str", "table bot_delay bool", "table double_click inf", "table seed -1",

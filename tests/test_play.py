@@ -165,7 +165,7 @@ def test_shared_wins_in_a_round() -> None:
 
 @pytest.mark.parametrize("rounds", [0, -1, 1.5, True, "4", None])
 def test_match_needs_at_least_one_round(rounds: object) -> None:
-    with pytest.raises(ValueError, match="rounds must be a whole number >= 1"):
+    with pytest.raises(ValueError, match=r"rounds must be a whole number \(int\) >= 1"):
         nt.play_match([MarginalCostBot(3)] * 3, rounds=rounds)  # type: ignore[arg-type]
 
 

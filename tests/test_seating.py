@@ -149,3 +149,12 @@ def test_records_replay_every_kind_of_game() -> None:
     with pytest.raises(ValueError, match="game index"):
         r.replay(r.n_games)
     assert isinstance(r.replay(0), nt.Game)
+
+
+def test_balanced_design_checks_before_its_cache() -> None:
+    # A numpy count is a count; True is not, even once the design for 1 seat is cached.
+    assert balanced_design(np.int64(3)) == balanced_design(3)
+    balanced_design(1)
+    for bad in (True, 3.0, "3", 0):
+        with pytest.raises(ValueError, match="n_players"):
+            balanced_design(bad)  # type: ignore[arg-type]

@@ -302,9 +302,9 @@ def test_seat_means_match_simulate_for_each_seating() -> None:
     [
         ({"bots": ["nope", "marginal", "marginal"]}, "unknown bot 'nope'"),
         ({"bots": ["marginal:threshold=100", "marginal", "marginal"]}, "threshold"),
-        ({"bots": ["marginal"] * 3, "n_players": 2}, "n_players=2"),
+        ({"bots": ["marginal"] * 3, "n_players": 2}, "n_players: 2 players"),
         ({"bots": ["marginal"] * 8}, "give n_players"),
-        ({"bots": ["marginal"] * 8, "n_players": 8}, "n_players=8"),
+        ({"bots": ["marginal"] * 8, "n_players": 8}, "n_players: 8 players"),
         ({"bots": ["marginal"] * 3, "n_games": 0}, "n_games"),
         ({"bots": ["marginal"] * 3, "n_games": 2.5}, "n_games"),
         ({"bots": ["marginal"] * 2, "n_players": 3}, "cannot fill 3 seats"),

@@ -23,8 +23,8 @@ from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import paired_interval
+from ..validate import check_int, check_rules, is_int
 from .rollout import (
-    _check_count,
     _mean_estimate,
     _play_out,
     _proportion_estimate,
@@ -91,10 +91,10 @@ class ChipValue:
 
 
 def _check_counts(values: int | Iterable[int], name: str, low: int) -> tuple[int, ...]:
-    items = [values] if isinstance(values, int | np.integer) else list(values)
+    items = [values] if is_int(values) else list(values)  # type: ignore[arg-type]
     if not items:
         raise ValueError(f"{name} must name at least one value")
-    out = tuple(_check_count(v, name, low=low) for v in items)
+    out = tuple(check_int(v, name, low=low) for v in items)
     if len(set(out)) != len(out):
         raise ValueError(f"{name} names a value twice: {list(out)}")
     return out
@@ -125,12 +125,12 @@ def chip_value(
     >>> cv.score_change[(3, 2)].value < 0   # two more chips, a lower (better) score
     True
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     counts = _check_counts(n_players, "n_players", low=2)
     for p in counts:
         rules.starting_chips(p)  # ValueError for a count the rules lack
     extras = _check_counts(extra_chips, "extra_chips", low=0)
-    n_games = _check_count(n_games, "n_games", low=2)
+    n_games = check_int(n_games, "n_games", low=2)
     seeds = _seed_sequence(seed).spawn(len(counts))
     score: dict[tuple[int, int], Estimate] = {}
     win: dict[tuple[int, int], Estimate] = {}

@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -24,9 +24,9 @@ from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import paired_interval
+from ..validate import check_int, check_rules, check_sequence, is_int
 from ..view import PlayerView, position_state
 from .rollout import (
-    _check_count,
     _mean_estimate,
     _play_out,
     _proportion_estimate,
@@ -191,9 +191,9 @@ def evaluate_position(
             f"this view belongs to seat {view.seat}, but seat {view.current_player} is to act; "
             "evaluate the acting seat's view"
         )
-    n = _check_count(n, "n", low=2)
+    n = check_int(n, "n", low=2)
     if batch is not None:
-        batch = _check_count(batch, "batch", low=2)
+        batch = check_int(batch, "batch", low=2)
     if budget_s is not None and not budget_s > 0:
         raise ValueError(f"budget_s must be a positive number of seconds or None; got {budget_s!r}")
     if tol is not None and not tol > 0:
@@ -305,7 +305,7 @@ def position_view(
     >>> v.active_card, v.pot, v.my_hand, v.cards_left
     (28, 3, (27, 29), 21)
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     start = rules.starting_chips(n_players)
     (card,) = rules.check_cards([card], what="card")
     mine = tuple(sorted(rules.check_cards(hand, what="hand")))
@@ -325,16 +325,13 @@ def position_view(
             f"{len(held)} cards held plus the active card exceed the {rules.n_in_play} "
             "in-play cards of a round"
         )
-    if isinstance(pot, bool) or not isinstance(pot, int | np.integer) or pot < 0:
-        raise ValueError(f"pot must be a whole number >= 0; got {pot!r}")
-    mine_chips = start if my_chips is None else _check_count(my_chips, "my_chips", low=0)
-    if other_chips is None or isinstance(other_chips, int | np.integer):
-        oc = [start if other_chips is None else int(other_chips)] * (n_players - 1)
+    pot = check_int(pot, "pot", low=0)
+    mine_chips = start if my_chips is None else check_int(my_chips, "my_chips", low=0)
+    if other_chips is None or is_int(other_chips):
+        oc: list[Any] = [start if other_chips is None else other_chips] * (n_players - 1)
     else:
-        oc = list(other_chips)
-    if len(oc) != n_players - 1 or any(
-        isinstance(c, bool) or not isinstance(c, int | np.integer) or c < 0 for c in oc
-    ):
+        oc = check_sequence(other_chips, "other_chips", "one whole number or a list of them")
+    if len(oc) != n_players - 1 or any(not is_int(c) or c < 0 for c in oc):
         raise ValueError(
             f"other_chips must be one whole number >= 0 or {n_players - 1} of them; "
             f"got {other_chips!r}"

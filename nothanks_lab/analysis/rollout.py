@@ -143,10 +143,3 @@ def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     if isinstance(seed, np.random.Generator):
         return np.random.SeedSequence(int(seed.integers(2**63)))
     return np.random.SeedSequence(seed)
-
-
-def _check_count(value: object, name: str, low: int = 1) -> int:
-    """`value` as an int if it is a whole number >= `low`; else a ValueError naming `name`."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be a whole number >= {low}; got {value!r}")
-    return int(value)

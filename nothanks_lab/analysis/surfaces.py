@@ -22,9 +22,10 @@ from .. import core
 from ..engine import Action, SeedLike
 from ..play import ask, check_policies, policy_name
 from ..rules import Rules
+from ..validate import check_int, check_rules
 from ..view import PlayerView
 from .evaluation import PositionSetup, evaluate_position, position_view
-from .rollout import _check_count, _rng
+from .rollout import _rng
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11
@@ -81,7 +82,7 @@ def break_even_pots(
     >>> b[20], b[26], b[28], b[30]
     (19, -2, -30, -1)
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     mine = rules.check_cards(hand, what="hand")
     chosen = rules.cards if cards is None else rules.check_cards(cards, what="cards")
     return {c: immediate_take_minus_pass(c, 0, mine) for c in chosen if c not in set(mine)}
@@ -145,7 +146,7 @@ class TakePassSurface:
 
 
 def _grid(values: Iterable[int], name: str, low: int) -> tuple[int, ...]:
-    out = tuple(_check_count(v, name, low=low) for v in values)
+    out = tuple(check_int(v, name, low=low) for v in values)
     if not out:
         raise ValueError(f"{name} must name at least one value")
     return out
@@ -209,7 +210,7 @@ def take_pass_surface(
     >>> s.values.tolist(), s.break_even(), s.take_from
     ([[9.0, 0.0, -1.0], [-30.0, -39.0, -40.0]], {10: 9.0, 28: -30.0}, {10: 10, 28: 0})
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     cs, ps, mine = _surface_grid(cards, pots, hand, rules)
     if method == "immediate":
         vals = np.array(
@@ -273,7 +274,7 @@ def bot_boundary(
     """
     (checked,) = check_policies([bot])
     rules = setup.get("rules")
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     cs, ps, mine = _surface_grid(cards, pots, hand, rules, setup.get("other_hands"))
     takes = np.zeros((len(cs), len(ps)), dtype=np.bool_)
     for i, j, view in _cell_views(cs, ps, mine, setup):

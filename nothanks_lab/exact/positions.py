@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import replace
 
 from ..rules import Rules
-from ..validate import check_players, check_seat
+from ..validate import check_players, check_rules, check_seat
 from ..view import PlayerView
 from .kernel import OBJECTIVES
 
@@ -29,9 +29,7 @@ Chips = tuple[int, ...]
 
 # --------------------------------------------------------------------------- checks
 def _check_rules(rules: object) -> Rules:
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
-    return rules
+    return check_rules(rules, optional=False)  # the solvers take no default game
 
 
 def _check_objective(objective: object) -> int:

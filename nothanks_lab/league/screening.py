@@ -20,7 +20,7 @@ from ..bots.specs import make_policy
 from ..engine import Action
 from ..play import PolicyError, ask, play_game
 from ..rules import Rules
-from ..validate import check_int, check_number, check_players, check_rules, check_seed
+from ..validate import check_int, check_number, check_players, check_rules, check_seed, is_int
 from ..view import PlayerView
 from .limits import _time_limit, _TimeUp
 from .student import Rejection, StudentBot, _error_text, _rejection
@@ -56,9 +56,9 @@ def _fresh_seed(seed: object) -> int:
     seed = check_seed(seed)
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or seed < 0:
+    if not is_int(seed):  # check_seed let a Generator or a SeedSequence through
         raise ValueError(f"seed must be a whole number >= 0 or None; got {seed!r}")
-    return int(seed)
+    return int(seed)  # type: ignore[arg-type]
 
 
 def _no_chip_probes(rules: Rules, n_players: int) -> list[PlayerView]:

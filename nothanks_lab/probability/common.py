@@ -16,7 +16,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..stats import check_level
-from ..validate import check_int, check_rules
+from ..validate import check_int, check_rules, is_int
 from ..view import PlayerView
 
 Cards = int | Iterable[int]
@@ -43,8 +43,8 @@ def _card_tuple(cards: Cards, rules: Rules, what: str, *, strict: bool = False) 
     """
     if isinstance(cards, (str, bytes)):
         raise ValueError(f"{what} must be card numbers, not the text {cards!r}")
-    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
-        cards = (cards,)
+    if is_int(cards):
+        cards = (cards,)  # type: ignore[assignment]
     try:
         items = list(cards)  # type: ignore[arg-type]
     except TypeError:

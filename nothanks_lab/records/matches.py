@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..validate import check_rules
 from .rounds import _event_dict, _replay, _rules_dict, _seat_list, dumps, round_from_dict
 from .schema import _MATCH_KEYS, _MATCH_ROUND_KEYS, MATCH_FORMAT, ROUND_FORMAT, VERSION, MatchRecord
 from .validation import _dict, _int, _keys, _list, _parse, _seats, _table
@@ -33,9 +34,7 @@ def match_to_dict(
 
     if not isinstance(match, MatchResult):
         raise ValueError(f"match must be a MatchResult; got {type(match).__name__}")
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
+    rules = check_rules(rules)
     n_players = len(match.round_scores[0])
     rounds = []
     for r, result in enumerate(match.games):

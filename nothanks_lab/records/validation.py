@@ -12,16 +12,13 @@ from typing import Any
 
 from ..engine import Action, Event
 from ..rules import Rules
+from ..validate import check_int
 from .schema import _EVENT_KEYS, _RULE_KEYS, VERSION, Seat
 
 
 def _int(value: object, where: str, low: int | None = None) -> int:
     """`value` as an int (a JSON whole number, never a bool or a float), or `ValueError`."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{where}: must be a whole number; got {value!r}")
-    if low is not None and value < low:
-        raise ValueError(f"{where}: must be >= {low}; got {value}")
-    return value
+    return check_int(value, where, low=low)
 
 
 def _list(value: object, where: str) -> list[Any]:

@@ -18,13 +18,13 @@ import numpy as np
 from ..render.tables import fmt_interval, html_table, text_table
 from ..rules import Rules
 from ..stats import Interval, mean_interval
+from ..validate import check_int, is_int
 from .frames import _frame, _tuples
 from .ratings import Pairwise, Ratings, fit_ratings, pairwise_record
 from .run import (
     _SUM_FIELDS,
     WIN_UNIT,
     _batches,
-    _check_int,
     _Chunk,
     _fresh_policies,
     _Games,
@@ -209,11 +209,7 @@ class TournamentResult:
             if bot not in self.names:
                 raise ValueError(f"no bot named {bot!r}; the field is {list(self.names)}")
             return self.names.index(bot)
-        if (
-            isinstance(bot, bool)
-            or not isinstance(bot, int | np.integer)
-            or not 0 <= bot < len(self.names)
-        ):
+        if not is_int(bot) or not 0 <= bot < len(self.names):
             raise ValueError(
                 f"bot must be a name or an index in 0..{len(self.names) - 1}; got {bot!r}"
             )
@@ -322,7 +318,7 @@ class TournamentResult:
         ('MarginalCostBot(threshold=10)', 0.0)
         """
         ref = None if anchor is None else self.index(anchor)
-        n_boot = _check_int(n_boot, "n_boot", 0)
+        n_boot = check_int(n_boot, "n_boot", low=0)
         return fit_ratings(self.pairwise(), self.n_deals, ref, n_boot=n_boot, seed=seed)
 
     # ---------------------------------------------------------------- games one by one
@@ -339,11 +335,8 @@ class TournamentResult:
 
     def seatings_of(self, deal: int) -> list[tuple[int, ...]]:
         """The seatings (bot index per seat) deal `deal` was played in, in slot order."""
-        if isinstance(deal, bool) or not isinstance(deal, int | np.integer):
-            raise ValueError(f"deal must be a whole number; got {deal!r}")
-        if not 0 <= deal < self.n_deals:
-            raise ValueError(f"deal must be in 0..{self.n_deals - 1}; got {deal}")
-        chunk = _Chunk(self._plan(), 0, self.rules, self.seed, int(deal), 1, self.first_player)
+        deal = check_int(deal, "deal", low=0, high=self.n_deals - 1)
+        chunk = _Chunk(self._plan(), 0, self.rules, self.seed, deal, 1, self.first_player)
         return [seating for _, seating, _, _ in _batches(chunk)]
 
     def game_records(self) -> list[dict[str, Any]]:
@@ -477,9 +470,8 @@ class TournamentResult:
 
         n_slots = self.seatings_per_deal
         total = self.n_deals * n_slots
-        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < total:
-            raise ValueError(f"i must be a game index in 0..{total - 1}; got {i!r}")
-        deal, slot = divmod(int(i), n_slots)
+        i = check_int(i, "i (a game index)", low=0, high=total - 1)
+        deal, slot = divmod(i, n_slots)
         start = deal - deal % self.chunk_size
         chunk = _Chunk(
             self._plan(),

@@ -21,6 +21,7 @@ from ..play import policy_name
 from ..rules import Rules
 from ..seating import balanced_design, deal_cosets, lineup_blocks
 from ..stats import check_level
+from ..validate import check_int, check_players, check_rules, is_int
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
 WIN_UNIT = 420
@@ -31,12 +32,6 @@ FAST_CHUNK, SLOW_CHUNK = 5_000, 200
 
 
 # --------------------------------------------------------------------------- checks
-def _check_int(value: object, what: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{what} must be a whole number >= {low}; got {value!r}")
-    return int(value)
-
-
 def _check_seed(seed: object) -> int:
     """An explicit int seed (fresh entropy for None), so every result can be rerun."""
     from ..validate import check_seed  # the package's one seed rule
@@ -48,23 +43,6 @@ def _check_seed(seed: object) -> int:
         seq = np.random.SeedSequence() if seed is None else seed
         return int(seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
     return int(seed)
-
-
-def _check_players(n_players: object, rules: Rules) -> int:
-    if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
-        raise ValueError(f"n_players must be a whole number; got {n_players!r}")
-    try:
-        rules.starting_chips(int(n_players))
-    except ValueError as e:
-        raise ValueError(f"n_players={n_players} is not allowed by the rules: {e}") from None
-    return int(n_players)
-
-
-def _check_rules(rules: Rules | None) -> Rules:
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nothanks_lab.Rules; got {type(rules).__name__}")
-    return rules
 
 
 def _check_confidence(confidence: object) -> float:
@@ -94,12 +72,12 @@ def _check_setting(
     """Check the shared arguments once, in this order, each error naming its argument."""
     from ..engine import check_seat
 
-    rules = _check_rules(rules)
-    players = _check_players(n_players, rules)
+    rules = check_rules(rules)
+    players = check_players(n_players, rules)
     return _Setting(
         rules,
         players,
-        _check_int(n_games, "n_games", 1),
+        check_int(n_games, "n_games", low=1),
         check_seat(first_player, players, "first_player"),
         _check_confidence(confidence),
         _check_seed(seed),
@@ -121,7 +99,7 @@ def _chunk_size(plans: Sequence[_Plan], chunk_size: object) -> int:
     if chunk_size is None:
         fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
         return FAST_CHUNK if fast else SLOW_CHUNK
-    return _check_int(chunk_size, "chunk_size", 1)
+    return check_int(chunk_size, "chunk_size", low=1)
 
 
 def _has_fast_path(policy: object) -> bool:
@@ -436,10 +414,7 @@ def _lineups(
     block = balanced_design(n_players).block_size
     for lineup in lineups:
         lineup = tuple(lineup)
-        if len(lineup) != n_players or not all(
-            isinstance(b, int | np.integer) and not isinstance(b, bool) and 0 <= b < n_bots
-            for b in lineup
-        ):
+        if len(lineup) != n_players or not all(is_int(b) and 0 <= b < n_bots for b in lineup):
             raise ValueError(
                 f"lineup {lineup!r} must list {n_players} bot indices in 0..{n_bots - 1}"
             )

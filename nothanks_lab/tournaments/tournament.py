@@ -7,10 +7,9 @@ from typing import Any
 
 from ..bots.specs import make_policy, unique_names
 from ..rules import Rules
+from ..validate import check_players, check_rules
 from .result import TournamentResult
 from .run import (
-    _check_players,
-    _check_rules,
     _check_setting,
     _chunk_size,
     _Execution,
@@ -67,7 +66,7 @@ def tournament(
     >>> best["bot"], best["games"], bool(best["win_share_low"] > 1 / 3)
     ('MarginalCostBot(threshold=10)', 1200, True)
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     if isinstance(bots, str | bytes) or not isinstance(bots, Sequence) or not bots:
         raise ValueError("bots must be a non-empty list of bots or bot specs")
     policies = tuple(make_policy(b) for b in bots)
@@ -148,8 +147,8 @@ def head_to_head(
     >>> r.seatings_per_deal, bool(r.win_share_ci[0, 0] > 1 / 3)
     (3, True)
     """
-    rules = _check_rules(options.pop("rules", None))
-    n_players = _check_players(n_players, rules)
+    rules = check_rules(options.pop("rules", None))
+    n_players = check_players(n_players, rules)
     ops, positions = _opponent_field(opponent, n_players)
     return tournament(
         [make_policy(candidate), *ops],

@@ -12,9 +12,10 @@ from ..bots.specs import make_policy
 from ..parallel import open_executor
 from ..render.tables import html_sections
 from ..rules import Rules
+from ..validate import check_int, check_players, check_rules, is_int
 from .frames import _frame
 from .result import TournamentResult
-from .run import _check_int, _check_players, _check_rules, _check_seed, _chunk_size, _Plan
+from .run import _check_seed, _chunk_size, _Plan
 from .sweep import _candidate_factory
 from .tournament import _opponent_field, head_to_head
 
@@ -149,10 +150,10 @@ def tune(
     """
     from scipy import optimize
 
-    rules = _check_rules(rules)
-    n_players = _check_players(n_players, rules)
-    n_games = _check_int(n_games, "n_games", 1)
-    max_evals = _check_int(max_evals, "max_evals", 1)
+    rules = check_rules(rules)
+    n_players = check_players(n_players, rules)
+    n_games = check_int(n_games, "n_games", low=1)
+    max_evals = check_int(max_evals, "max_evals", low=1)
     seed = _check_seed(seed)
     if metric not in ("win_share", "mean_score"):
         raise ValueError(f"metric must be 'win_share' or 'mean_score'; got {metric!r}")
@@ -344,9 +345,6 @@ def _integer_params(
     ints = set()
     for name, b in bounds.items():
         kind = getattr(declared.get(name), "kind", None)
-        if kind is int or (
-            kind is None
-            and all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in b)
-        ):
+        if kind is int or (kind is None and all(is_int(v) for v in b)):
             ints.add(name)
     return ints
