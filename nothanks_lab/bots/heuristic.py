@@ -20,6 +20,7 @@ import numpy as np
 from ..core import marginal_points
 from ..engine import Action
 from ..rules import Rules
+from ..validate import check_rules
 from ..view import PlayerView
 from .base import FastBot, Param, decision_args, register
 from .features import (
@@ -178,7 +179,7 @@ def heuristic_decide(
 
 def pack_params(values: dict[str, Any], rules: Rules | None = None) -> np.ndarray:
     """The ``params`` array of `heuristic_decide` from parameter values and a rule set."""
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     declared = [float(values[p.name]) for p in HEURISTIC_PARAMS]
     return np.array([*declared, rules.low_card, rules.high_card, rules.n_removed], dtype=np.float64)
 

@@ -30,6 +30,7 @@ import numpy as np
 from ..core import card_points_mask, marginal_points
 from ..engine import Action
 from ..rules import Rules
+from ..validate import check_rules
 from ..view import PlayerView
 from .base import FastBot, Param, decision_args, register
 from .features import bridge_chance, lateness, leader_block, rivals_fitting
@@ -168,7 +169,7 @@ def linear_decide(
 
 def pack_linear(weights: Any, rules: Rules | None = None) -> np.ndarray:
     """The ``params`` array of `linear_decide`: weights, rule constants, heuristic bot params."""
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     w = np.asarray(weights, dtype=np.float64).ravel()
     if w.shape != (N_FEATURES,):
         raise ValueError(f"LinearBot needs {N_FEATURES} weights; got {w.shape[0]}")

@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..rules import Rules
+from ..validate import check_rules
 from ..view import PlayerView
 from .common import EXACT_COLOR, _add_band, _bounds, _column, _error_y, _style
 
@@ -42,7 +43,7 @@ def plot_in_play_chances(
         mine, seen, rules = set(view.my_hand), set(view.seen_cards), view.rules
         title = f"Which cards are still to come? (seat {view.seat}, {view.cards_left} face down)"
     else:
-        rules = Rules() if rules is None else rules
+        rules = check_rules(rules)
         mine = set(rules.check_cards(hand, what="hand"))
         seen = set(rules.check_cards(view_or_seen, what="seen cards")) | mine
         chances = p_in_play_each(sorted(seen), rules)

@@ -18,6 +18,7 @@ from plotly.subplots import make_subplots
 from ..engine import Action, Game
 from ..render.review import LABEL_COLORS  # one colour per label, in the figures and the HTML
 from ..rules import Rules
+from ..validate import check_rules
 from .common import FONT_SIZE, _add_band, _bounds, _style
 
 #: Colour of each seat in figures of one round (seat i gets the i-th).
@@ -33,7 +34,7 @@ def _timeline_game(game_or_result: Any, rules: Rules | None) -> tuple[Game, Sequ
         rules = game_or_result.rules
         n_players = game_or_result.n_players
     else:
-        rules = Rules() if rules is None else rules
+        rules = check_rules(rules)
         n_players = len(game_or_result.scores)
     taken = [e.card for e in history if e.action is Action.TAKE]
     # The turning order is the order cards were taken; a round still running adds its active
