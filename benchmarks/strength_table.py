@@ -12,7 +12,8 @@ the Python-speed bots fewer, so their intervals are wider (the games column says
 clipped to [0, 1]; the best bot's rows take most of it). ``--targets`` adds the issue's targets
 for ``make_bot("best")`` (vs two heuristic bots at 3 players, four at 5, two greedy bots at 3)
 with ``--target-deals`` deals each; ``--only-targets`` prints only those (about 20 minutes at the
-default 300 deals: the best bot searches at every one of its moves). ``--only-paired`` prints
+default 300 deals: the best bot searches at every one of its moves). ``--only-ms`` times each
+bot's decisions only (a few games each, seconds). ``--only-paired`` prints
 the paired difference between the best bot and `LinearBot` (the strongest other bot at 5
 players), each against the field on the same deals, at each of ``--players``. The targets also
 keep to ``--players`` (``--only-targets --players 5`` measures the 5-player one alone), and
@@ -174,11 +175,24 @@ def main() -> None:
         action="store_true",
         help="only best minus LinearBot against the field, paired, at each --players",
     )
+    ap.add_argument(
+        "--only-ms",
+        action="store_true",
+        help="only each bot's milliseconds per decision (a few games each; a quiet machine)",
+    )
     args = ap.parse_args()
     if (args.targets or args.only_targets) and not {3, 5} & set(args.players):
         ap.error(f"the targets are at 3 and 5 players; --players {args.players} has neither")
 
     t0 = time.perf_counter()
+    if args.only_ms:
+        print("| bot | " + " | ".join(f"ms/decision, {n} players" for n in args.players) + " |")
+        print("|---|" + "---|" * len(args.players))
+        for label, (make, _) in ROWS.items():
+            ms = [ms_per_decision(make, n) for n in args.players]
+            print(f"| {label} | " + " | ".join(f"{m:.2f}" for m in ms) + " |", flush=True)
+        print(f"\n(took {time.perf_counter() - t0:.0f} s)")
+        return
     if args.only_paired:
         print("| players | best - LinearBot, win share [95% CI] | deals |")
         print("|---|---|---|")
