@@ -264,19 +264,19 @@ def _lessons(args: argparse.Namespace) -> str:
 
 
 def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
-    from .tournaments import _parse_value
+    from .bots.specs import parse_value
 
     grid: dict[str, list[Any]] = {}
     for item in items:
         name, eq, values = item.partition("=")
         if not eq or not name.strip() or not values.strip():
             raise ValueError(f"--grid {item!r}: write PARAM=V1,V2,...")
-        grid[name.strip()] = [_parse_value(v.strip()) for v in values.split(",") if v.strip()]
+        grid[name.strip()] = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
     return grid
 
 
 def _parse_bounds(items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
-    from .tournaments import _parse_value
+    from .bots.specs import parse_value
 
     bounds: dict[str, tuple[Any, Any]] = {}
     for item in items:
@@ -284,7 +284,7 @@ def _parse_bounds(items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
         low, colon, high = rng.partition(":")
         if not eq or not colon or not name.strip():
             raise ValueError(f"--bounds {item!r}: write PARAM=LOW:HIGH")
-        bounds[name.strip()] = (_parse_value(low.strip()), _parse_value(high.strip()))
+        bounds[name.strip()] = (parse_value(low.strip()), parse_value(high.strip()))
     return bounds
 
 

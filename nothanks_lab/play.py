@@ -14,7 +14,7 @@ import numpy as np
 
 from .engine import Action, Event, Game, SeedLike
 from .rules import Rules
-from .validate import check_int, check_seed
+from .validate import check_int, seed_sequence
 from .view import PlayerView
 
 __all__ = ["GameResult", "MatchResult", "PolicyError", "play_game", "play_match", "policy_name"]
@@ -212,7 +212,7 @@ def play_match(
     n = len(policies)
     # Validate the setup now; play_game checks the policies against the first real view.
     Game(n, rules=rules, deck=None, seed=0, first_player=first_player)
-    seeds = _seed_sequence(seed).spawn(int(rounds))
+    seeds = seed_sequence(seed).spawn(int(rounds))
     games = tuple(
         play_game(
             policies,
@@ -225,12 +225,3 @@ def play_match(
     return MatchResult(
         round_scores=np.array([g.scores for g in games], dtype=np.int64), games=games
     )
-
-
-def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
-    seed = check_seed(seed)  # the package's one seed rule
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.SeedSequence(int(seed.integers(2**63)))
-    return np.random.SeedSequence(seed)

@@ -37,11 +37,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import MoveValue, PositionEvaluation, _seed_sequence, evaluate_position
+from .analysis import MoveValue, PositionEvaluation, evaluate_position
 from .engine import Action, Game, SeedLike, check_seat
 from .render.tables import markdown_table, text_table
 from .stats import Interval
-from .validate import check_int
+from .validate import check_int, seed_sequence
 from .view import PlayerView
 
 __all__ = ["LABELS", "THRESHOLDS", "MoveReview", "Review", "Thresholds", "review"]
@@ -398,7 +398,7 @@ def review(
     start = time.perf_counter()
     history = game.history
     mine = [i for i, e in enumerate(history) if e.seat == seat]
-    streams = _seed_sequence(seed).spawn(len(mine))
+    streams = seed_sequence(seed).spawn(len(mine))
     replay = _public_replay(game)
     moves: list[MoveReview] = []
     for i, event in enumerate(history):

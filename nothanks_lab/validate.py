@@ -38,6 +38,7 @@ __all__ = [
     "is_int",
     "is_number",
     "make_rng",
+    "seed_sequence",
 ]
 
 SeedLike = int | np.integer | np.random.Generator | np.random.SeedSequence | None
@@ -149,6 +150,22 @@ def make_rng(seed: object, name: str = "seed", *, owner: str = "") -> np.random.
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(seed)
+
+
+def seed_sequence(seed: object, name: str = "seed", *, owner: str = "") -> np.random.SeedSequence:
+    """A `numpy.random.SeedSequence` from any seed `check_seed` accepts, to spawn streams from.
+
+    A SeedSequence is kept; a Generator gives one draw of its stream (so it advances).
+
+    >>> seed_sequence(7).entropy, seed_sequence(np.random.SeedSequence(3)).entropy
+    (7, 3)
+    """
+    seed = check_seed(seed, name, owner=owner)
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(2**63)))
+    return np.random.SeedSequence(seed)
 
 
 def check_rules(rules: object, name: str = "rules", *, optional: bool = True) -> Rules:

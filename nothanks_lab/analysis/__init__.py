@@ -37,7 +37,6 @@ from .rollout import (  # noqa: F401
     _mean_estimate,
     _play_out,
     _proportion_estimate,
-    _seed_sequence,
     default_rollout_policy,
 )
 from .surfaces import (

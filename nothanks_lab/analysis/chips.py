@@ -23,12 +23,11 @@ from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import paired_interval
-from ..validate import check_int, check_rules, is_int
+from ..validate import check_int, check_rules, is_int, seed_sequence
 from .rollout import (
     _mean_estimate,
     _play_out,
     _proportion_estimate,
-    _seed_sequence,
     _table,
     _winners,
 )
@@ -131,7 +130,7 @@ def chip_value(
         rules.starting_chips(p)  # ValueError for a count the rules lack
     extras = _check_counts(extra_chips, "extra_chips", low=0)
     n_games = check_int(n_games, "n_games", low=2)
-    seeds = _seed_sequence(seed).spawn(len(counts))
+    seeds = seed_sequence(seed).spawn(len(counts))
     score: dict[tuple[int, int], Estimate] = {}
     win: dict[tuple[int, int], Estimate] = {}
     score_change: dict[tuple[int, int], Estimate] = {}

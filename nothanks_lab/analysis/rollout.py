@@ -131,15 +131,3 @@ def _rng(seed: SeedLike) -> np.random.Generator:
     from ..validate import make_rng  # the package's one seed rule
 
     return make_rng(seed)
-
-
-def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
-    """A `SeedSequence` from any seed form (a Generator gives one draw of its stream)."""
-    from ..validate import check_seed  # the package's one seed rule
-
-    seed = check_seed(seed)
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.SeedSequence(int(seed.integers(2**63)))
-    return np.random.SeedSequence(seed)

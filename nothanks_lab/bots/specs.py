@@ -14,7 +14,7 @@ from typing import Any
 from ..play import policy_name
 from .base import make_bot
 
-__all__ = ["make_policy", "parse_bot_spec", "short_name", "unique_names"]
+__all__ = ["make_policy", "parse_bot_spec", "parse_value", "short_name", "unique_names"]
 
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
@@ -37,11 +37,16 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(
                 f"bad parameter {item!r} in bot spec {text!r}; write name:key=value,key=value"
             )
-        params[key.strip()] = _parse_value(value.strip())
+        params[key.strip()] = parse_value(value.strip())
     return name.strip(), params
 
 
-def _parse_value(text: str) -> Any:
+def parse_value(text: str) -> Any:
+    """A parameter value as written in a spec or on the command line: a bool, int or float.
+
+    >>> parse_value("10"), parse_value("0.5"), parse_value("True")
+    (10, 0.5, True)
+    """
     lower = text.lower()
     if lower in ("true", "false"):
         return lower == "true"

@@ -25,7 +25,6 @@ The package, by concept: `run` (plans, chunks of deals, exact sums, running on e
 
 from __future__ import annotations
 
-from ..bots import specs as _specs
 from ..bots.specs import make_policy, parse_bot_spec
 from .ratings import Pairwise, Ratings
 from .result import Comparison, TournamentResult
@@ -34,12 +33,6 @@ from .run import _cross_products as _cross_products  # used by tests
 from .sweep import SweepResult, sweep
 from .tournament import head_to_head, tournament
 from .tune import TuneResult, tune
-
-# The names these had when tournaments was one module (the CLI and older code import them).
-_short_name = _specs.short_name
-_unique_names = _specs.unique_names
-_parse_value = _specs._parse_value
-_user_bot_class = _specs._user_bot_class
 
 __all__ = [
     "FAST_CHUNK",
