@@ -8,8 +8,9 @@ interval over deals, mean score, and mean milliseconds per decision, timed separ
 games on this machine (forced takes included). Bots with a compiled fast path play many deals;
 the Python-speed bots fewer, so their intervals are wider (the games column says how many).
 
-``python benchmarks/strength_table.py`` prints Markdown in about 18 minutes on one core (intervals
-clipped to [0, 1]; the best bot's rows take most of it). ``--targets`` adds the issue's targets
+``python benchmarks/strength_table.py`` prints Markdown in about an hour on one core (balanced
+seating plays each deal 6, 20 and 42 times at 3, 5 and 7 players; intervals clipped to [0, 1];
+the best bot's rows take most of it). ``--targets`` adds the issue's targets
 for ``make_bot("best")`` (vs two heuristic bots at 3 players, four at 5, two greedy bots at 3)
 with ``--target-deals`` deals each; ``--only-targets`` prints only those (about 20 minutes at the
 default 300 deals: the best bot searches at every one of its moves). ``--only-ms`` times each
