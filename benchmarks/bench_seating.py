@@ -21,28 +21,17 @@ from scipy import stats
 
 import nothanks_lab as nt
 
-FIELDS = {
-    3: ["heuristic", "heuristic", "marginal"],
-    4: ["heuristic", "heuristic", "marginal", "linear"],
-    5: ["heuristic", "heuristic", "marginal", "marginal:threshold=0", "linear"],
-    6: [
-        "heuristic",
-        "heuristic",
-        "marginal",
-        "marginal:threshold=0",
-        "linear",
-        "marginal:threshold=4",
-    ],
-    7: [
-        "heuristic",
-        "heuristic",
-        "marginal",
-        "marginal:threshold=0",
-        "linear",
-        "marginal:threshold=4",
-        "marginal:threshold=20",
-    ],
-}
+#: The mixed field at P players: its first P bots (two copies of the heuristic bot among them).
+FIELD = [
+    "heuristic",
+    "heuristic",
+    "marginal",
+    "marginal:threshold=0",
+    "linear",
+    "marginal:threshold=4",
+    "marginal:threshold=20",
+]
+FIELDS = {p: FIELD[:p] for p in range(3, 8)}
 
 
 def coverage(p: int, seeds: int, deals: int) -> tuple[int, float, float]:
