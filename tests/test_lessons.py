@@ -1,10 +1,14 @@
-"""Self-check exercises: solutions agree with first-principles counts; verdicts and bad input."""
+"""Self-check exercises: exact solutions agree with first-principles counts; exact grading
+(every exercise's own table of right, close and wrong forms); bounded reading of bad input."""
 
 from __future__ import annotations
 
 import itertools
 import re
-from decimal import Decimal
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from math import comb
 
@@ -17,42 +21,41 @@ from nothanks_lab.rules import Rules, card_points, runs
 
 STANDARD = Rules()
 
-# Each solution recomputed independently: counting removed sets with math.comb, or the scoring
-# rules directly, never through the functions the exercises call.
-INDEPENDENT = {
+# Each solution recomputed independently and exactly: counting removed sets with math.comb, or
+# the scoring rules directly, never through the functions the exercises call.
+F = Fraction
+INDEPENDENT: dict[str, Fraction | int] = {
     # Runs 5-7, 20, 22-23, 30 score their lowest cards; minus 4 chips.
     "score_hand_7_cards": 5 + 20 + 22 + 30 - 4,
     # 25 and 27 score 52; with 26 the run 25-27 scores 25.
     "points_change_26_holding_25_27": 25 - (25 + 27),
-    "p28_start": comb(32, 9) / comb(33, 9),
-    "p27_28_29_start": comb(30, 9) / comb(33, 9),
+    "p28_start": F(comb(32, 9), comb(33, 9)),
+    "p27_28_29_start": F(comb(30, 9), comb(33, 9)),
     # 20 seen, 13 unseen of which 9 removed: 28 must avoid the 9 removed among 13.
-    "p28_after_20_seen": comb(12, 9) / comb(13, 9),
+    "p28_after_20_seen": F(comb(12, 9), comb(13, 9)),
     # 20 and 23 seen, 31 unseen; both 21 and 22 in play.
-    "p_gap_21_22_holding_20_23": comb(29, 9) / comb(31, 9),
-    "one_of_top3_removed": 3 * comb(30, 8) / comb(33, 9),
+    "p_gap_21_22_holding_20_23": F(comb(29, 9), comb(31, 9)),
+    "one_of_top3_removed": F(3 * comb(30, 8), comb(33, 9)),
     # Cards 1..8, 5 in play: one run of 5 starts at 1, 2, 3 or 4; comb(8, 3) removed sets.
-    "tiny_single_run": 4 / comb(8, 3),
+    "tiny_single_run": F(4, comb(8, 3)),
     "break_even_20": 20 - 1,
     "break_even_26_holding_27": (card_points([26, 27]) - card_points([27])) - 1,
     # Take - No Thanks!: the card's marginal points minus the pot, minus the chip a pass costs.
     "take_minus_pass_28_holding_27_29": (card_points([27, 28, 29]) - card_points([27, 29])) - 2 - 1,
     # The questions' own numbers: each pair's difference, then their average.
-    "paired_mean_change": sum(
-        w - o for w, o in zip((38, 52, 20, 49, 51), (40, 52, 31, 47, 60), strict=True)
-    )
-    / 5,
-    "rollout_take_minus_pass": sum(
-        t - p for t, p in zip((45, 38, 60, 41), (43, 44, 52, 47), strict=True)
-    )
-    / 4,
+    "paired_mean_change": F(
+        sum(w - o for w, o in zip((38, 52, 20, 49, 51), (40, 52, 31, 47, 60), strict=True)), 5
+    ),
+    "rollout_take_minus_pass": F(
+        sum(t - p for t, p in zip((45, 38, 60, 41), (43, 44, 52, 47), strict=True)), 4
+    ),
     # Cards 1..8, 5 in play in exactly two runs: checked by enumeration below as well.
-    "tiny_two_runs": 24 / comb(8, 3),
+    "tiny_two_runs": F(24, comb(8, 3)),
     # 06_perfect_play: exact fractions, each derived by an independent game-tree search in
     # tests/test_perfect_play_lesson.py (the last-two-cards one by hand there as well).
-    "pp_last_two_cards": 5 / 6,
-    "pp_first_player_two_chips": 91 / 240,
-    "pp_best_response_random": 4637783 / 5242880,
+    "pp_last_two_cards": F(5, 6),
+    "pp_first_player_two_chips": F(91, 240),
+    "pp_best_response_random": F(4637783, 5242880),
     "pp_first_card_8": 4,
 }
 
@@ -63,7 +66,9 @@ def test_every_exercise_has_an_independent_check() -> None:
 
 @pytest.mark.parametrize("key", sorted(INDEPENDENT))
 def test_solution_matches_first_principles(key: str) -> None:
-    assert lessons._solution(key) == pytest.approx(INDEPENDENT[key], abs=1e-12)
+    exact = lessons._exact(key)
+    assert type(exact) is Fraction and exact == INDEPENDENT[key]  # exactly, not to 1e-12
+    assert lessons._solution(key) == float(INDEPENDENT[key])
 
 
 def test_tiny_single_run_by_enumeration() -> None:
@@ -94,8 +99,7 @@ def test_exact_answer_is_right_and_far_answer_is_wrong(key: str) -> None:
     exact = INDEPENDENT[key]
     right = check_answer(key, exact)
     assert right.status == "right" and right.correct
-    off = exercise(key).tolerance + 0.05
-    wrong = check_answer(key, exact + off)
+    wrong = check_answer(key, exact + Fraction(1, 20))
     assert wrong.status == "wrong" and not wrong.correct
     assert "Hint" in wrong.message or "not a chance" in wrong.message
 
@@ -107,12 +111,18 @@ def test_unanswered_is_not_an_error() -> None:
     assert "Not answered yet" in fb._repr_html_()
 
 
-def test_rounded_answers_within_tolerance_are_right() -> None:
-    assert check_answer("p28_start", 0.73).correct  # exact 0.7273
+def test_roundings_and_truncations_to_the_places_needed_are_right() -> None:
+    assert exercise("p28_start").digits == 3
+    assert check_answer("p28_start", 0.727).correct  # 8/11 = 0.72727...
     assert check_answer("p28_start", round(24 / 33, 3)).correct
-    assert not check_answer("p28_start", 0.74).correct
-    assert check_answer("p28_after_20_seen", 0.31).correct  # exact 4/13 = 0.3077
-    assert not check_answer("p28_after_20_seen", 0.32).correct
+    assert check_answer("p28_start", 0.7273).correct and check_answer("p28_start", 0.7272).correct
+    assert check_answer("p28_start", 0.73).status == "close"  # two places: too coarse
+    assert check_answer("p28_start", 0.728).status == "wrong"  # neither rounded nor cut
+    assert check_answer("p28_start", 0.74).status == "wrong"
+    assert check_answer("p28_after_20_seen", 0.308).correct  # 4/13 = 0.30769...
+    assert check_answer("p28_after_20_seen", 0.307).correct  # truncated
+    assert check_answer("p28_after_20_seen", 0.31).status == "close"
+    assert check_answer("p28_after_20_seen", 0.32).status == "wrong"
 
 
 def test_number_types_accepted() -> None:
@@ -138,7 +148,8 @@ def test_wrong_answer_does_not_reveal_the_solution() -> None:
     fb = check_answer("p27_28_29_start", 0.1)
     exact = INDEPENDENT["p27_28_29_start"]
     for digits in (2, 3, 4):
-        assert f"{exact:.{digits}f}" not in fb.message
+        assert f"{float(exact):.{digits}f}" not in fb.message
+    assert str(exact) not in fb.message and "23/62" not in fb.message
 
 
 class _NoFloat:
@@ -169,9 +180,32 @@ ODD_ANSWERS = [
     ("p28_start", "72.73%", "close", "probability"),
     ("p28_start", 72.73, "close", "probability"),
     ("p28_start", 73, "close", "probability"),
-    ("p28_start", 0.7, "close", "right to 1 decimal place"),
-    ("p28_start", "0,7", "close", "right to 1 decimal place"),
-    ("p28_after_20_seen", 0.3, "close", "right to 1 decimal place"),
+    ("p28_start", 0.7, "close", "rounded to 1 decimal place"),
+    ("p28_start", "0,7", "close", "give at least 3 decimal places"),
+    ("p28_after_20_seen", 0.3, "close", "rounded to 1 decimal place"),
+    # The issue's cases: a near fraction is wrong, and a false rounding is never "close".
+    ("p_gap_21_22_holding_20_23", "1/2", "wrong", "Hint"),
+    ("p27_28_29_start", "3/8", "wrong", "Hint"),
+    ("p28_start", 0.8, "wrong", "Hint"),
+    ("p28_start", "1e-99999999", "wrong", "not a number I can read"),
+    ("p28_start", "Fraction(8, 11)", "right", "exactly"),
+    ("p28_start", "0.7272727272", "right", "truncated to 10"),
+    ("p28_start", 0.7272727, "right", "to 7 decimal places"),
+    # 23/62 = 0.37096...: "0.370" is its truncation; 0.37 has two places, too few.
+    ("p27_28_29_start", "0.370", "right", "truncated to 3"),
+    ("p27_28_29_start", 0.37, "close", "rounded to 2 decimal places"),
+    ("p28_start", "0.7272727273", "right", "rounded to 10"),
+    # Ten significant digits read as a computed value (3e-10 relative off: right); nine digits
+    # must be a rounding or a truncation.
+    ("p28_start", "0.7272727275", "right", "1e-9"),
+    ("p28_start", "0.727272728", "wrong", "Hint"),
+    ("p28_start", "72.7%", "close", "percentage"),
+    ("p28_start", "1", "wrong", "Hint"),  # a whole number is exact, never "rounded to 0"
+    ("p28_start", 1.0, "wrong", "Hint"),
+    ("rollout_take_minus_pass", -0.5, "right", "exactly"),
+    ("rollout_take_minus_pass", "-1/2", "right", "exactly"),
+    ("rollout_take_minus_pass", "-0.50", "right", "exactly"),
+    ("rollout_take_minus_pass", -0.4, "wrong", "Hint"),
     ("p28_start", 0.5, "wrong", "Hint"),
     ("p28_start", "0.37", "wrong", "Hint"),
     ("p28_start", "23/44", "wrong", "Hint"),
@@ -226,7 +260,9 @@ def test_odd_answers_get_a_verdict_and_a_message(
 @pytest.fixture
 def exact_4553(monkeypatch: pytest.MonkeyPatch) -> str:
     """A made-up chance exercise whose exact answer is 0.4553 (the issue's example)."""
-    ex = lessons.Exercise("t4553", "test", "A chance?", lambda: 0.4553, "Count removed sets.")
+    ex = lessons.Exercise(
+        "t4553", "test", "A chance?", lambda: Fraction("0.4553"), "Count removed sets."
+    )
     monkeypatch.setitem(EXERCISES, "t4553", ex)
     return "t4553"
 
@@ -236,12 +272,14 @@ def exact_4553(monkeypatch: pytest.MonkeyPatch) -> str:
     [
         (0.4553, "right", "matches"),
         (0.455, "right", "matches"),
-        (0.46, "right", "matches"),  # rounded to 2 places: within the tolerance
-        (0.45, "close", "right to 2 decimal places"),  # cut to 2 places: 0.0053 off
-        ("0.45", "close", "give 3 decimal places"),
-        ("0,45", "close", "give 3 decimal places"),
-        (0.5, "close", "right to 1 decimal place"),
-        (0.4, "close", "give 2 decimal places"),
+        ("0.4553000", "right", "exactly"),
+        (0.456, "wrong", "Hint"),  # 0.4553 rounds to 0.455 at 3 places
+        (0.46, "close", "rounded to 2 decimal places"),
+        (0.45, "close", "truncated to 2 decimal places"),
+        ("0.45", "close", "give at least 3 decimal places"),
+        ("0,45", "close", "give at least 3 decimal places"),
+        (0.5, "close", "rounded to 1 decimal place"),
+        (0.4, "close", "truncated to 1 decimal place"),
         (45, "close", "probability"),
         ("45%", "close", "probability"),
         (45.53, "close", "probability"),
@@ -280,8 +318,9 @@ def test_no_message_gives_the_solution_away(key: str, wrong: object) -> None:
     exact = INDEPENDENT[key]
     fb = check_answer(key, wrong)
     assert fb.status != "right"
-    shown = {f"{exact:.{d}f}" for d in (2, 3, 4)} if exercise(key).probability else set()
-    shown |= {f"{exact:g}"} if not exercise(key).probability else set()
+    shown = {f"{float(exact):.{d}f}" for d in (2, 3, 4)} if exercise(key).probability else set()
+    shown |= {f"{float(exact):g}"} if not exercise(key).probability else set()
+    shown |= {str(exact)} if Fraction(exact).denominator > 1 else set()
     message = fb.message.replace(str(wrong), "")
     for text in shown:
         # As a number of its own: a small whole answer such as 4 may be a digit of "0.42".
@@ -294,7 +333,7 @@ def test_the_student_api_does_not_hand_out_solutions() -> None:
         public = [n for n in dir(ex) if not n.startswith("_")]
         assert not {"solution", "solve", "answer", "exact"} & set(public)
         assert repr(ex).count("_solve") == 0
-        assert f"{INDEPENDENT[key]:.4f}" not in repr(ex) + str(ex) + ex._repr_html_()
+        assert f"{float(INDEPENDENT[key]):.4f}" not in repr(ex) + str(ex) + ex._repr_html_()
 
 
 def test_unknown_exercise_names_the_known_ones() -> None:
@@ -336,3 +375,216 @@ def test_every_name_of_the_former_module_is_importable_from_the_package() -> Non
     assert set(lessons.__all__) == public
     assert all(hasattr(lessons, n) for n in public)
     assert lessons._solution("p28_start") == pytest.approx(24 / 33)  # the kit's side
+
+
+# ------------------------------------------------------------------ exact grading, per exercise
+def _decimal_text(exact: Fraction, places: int, rounding: str) -> str:
+    """`exact` to `places` decimal places by the decimal module (not the checker's own code)."""
+    with localcontext() as ctx:
+        ctx.prec = 80
+        value = Decimal(exact.numerator) / Decimal(exact.denominator)
+        return str(value.quantize(Decimal(1).scaleb(-places), rounding=rounding))
+
+
+def _valid(exact: Fraction, places: int) -> set[str]:
+    return {_decimal_text(exact, places, r) for r in (ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_DOWN)}
+
+
+def _near_fraction(exact: Fraction) -> Fraction:
+    """The different fraction with the smallest denominator within 0.005 of `exact`."""
+    for q in itertools.count(1):
+        for p in (round(exact * q) + d for d in (0, -1, 1)):
+            if Fraction(p, q) != exact and abs(Fraction(p, q) - exact) < Fraction(1, 200):
+                return Fraction(p, q)
+    raise AssertionError  # pragma: no cover
+
+
+def _table(key: str) -> Iterator[tuple[object, str]]:
+    """(answer, status) pairs for exercise `key`, all derived from its exact answer."""
+    exact = Fraction(INDEPENDENT[key])
+    d = exercise(key).digits
+    yield exact, "right"
+    yield str(exact), "right"
+    yield f"Fraction({exact.numerator}, {exact.denominator})", "right"
+    yield float(exact), "right"  # a computed float
+    for places in (d, d + 1):
+        for text in _valid(exact, places):
+            yield text, "right"
+            if repr(float(text)) == text:  # a float's places are those of its repr
+                yield float(text), "right"
+    for places in range(1, d):  # too coarse: close
+        for text in _valid(exact, places):
+            if Fraction(text) != 0:
+                yield text, "close"
+    # False roundings: one step beside every valid rounding, at every number of places.
+    for places in range(1, d + 2):
+        valid = {Fraction(t) for t in _valid(exact, places)}
+        for v in valid:
+            for false in (v - Fraction(1, 10**places), v + Fraction(1, 10**places)):
+                if false not in valid:
+                    yield _decimal_text(false, places, ROUND_DOWN), "wrong"
+    near = _near_fraction(exact)
+    yield near, "wrong"
+    yield str(near), "wrong"
+    if exercise(key).probability:
+        for text in _valid(exact * 100, max(d - 2, 0) + 1):
+            yield f"{text}%", "close"
+            if 1 < Fraction(text) <= 100:
+                yield float(text), "close"
+    yield "abc", "wrong"
+    yield "", "unanswered"
+    yield None, "unanswered"
+
+
+TABLE = [(key, answer, status) for key in sorted(INDEPENDENT) for answer, status in _table(key)]
+
+
+@pytest.mark.parametrize(("key", "answer", "status"), TABLE)
+def test_every_exercise_grades_its_own_table(key: str, answer: object, status: str) -> None:
+    fb = check_answer(key, answer)
+    assert fb.status == status, (answer, fb.message)
+    if status == "wrong" and answer != "abc":
+        assert "Hint" in fb.message or "not a chance" in fb.message or "is not it" in fb.message
+    if status == "close":
+        assert "Hint" not in fb.message
+
+
+def test_the_table_covers_every_form() -> None:
+    for key in INDEPENDENT:
+        statuses = [s for k, _, s in TABLE if k == key]
+        assert {"right", "wrong", "unanswered"} <= set(statuses), key
+        if exercise(key).digits >= 2 or exercise(key).probability:
+            assert "close" in statuses, key
+
+
+def test_a_false_rounding_is_wrong_and_no_close_message_claims_one() -> None:
+    # 8/11 = 0.7272...: 0.8 rounds nothing; 0.7 is a rounding and says so, without the answer.
+    assert check_answer("p28_start", 0.8).status == "wrong"
+    fb = check_answer("p28_start", 0.7)
+    assert fb.status == "close" and "rounded to 1 decimal place" in fb.message
+    assert "8/11" not in fb.message and "0.727" not in fb.message
+    fb = check_answer("p28_start", 0.72)
+    assert fb.status == "close" and "truncated to 2 decimal places" in fb.message
+
+
+# ------------------------------------------------------------------ bounded work, never raising
+@contextmanager
+def _deadline(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging if the block takes longer than `seconds` (a regression guard)."""
+
+    def _late(signum: int, frame: object) -> None:
+        raise TimeoutError(f"check_answer took more than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, _late)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+HUGE = [
+    "1e-99999999",
+    "1e99999999",
+    "0.5e+401",
+    "9" * 10**6,
+    "1/" + "9" * 10**5,
+    " " * 201,
+    10**5000,
+    -(10**5000),
+    np.int64(1) << 62,  # large, but readable
+    Fraction(10**5000, 7),
+    Fraction(1, 10**5000),
+    Decimal("1e-99999999"),
+    Decimal("9" * 10**5),
+]
+
+
+@pytest.mark.parametrize("answer", HUGE, ids=lambda a: type(a).__name__)
+def test_huge_answers_are_refused_before_any_arithmetic(answer: object) -> None:
+    with _deadline(5):
+        fb = check_answer("p28_start", answer)
+    assert fb.status == "wrong"
+    if not isinstance(answer, np.integer):
+        assert "not a number I can read" in fb.message
+    assert len(fb.message) < 400
+
+
+class _Raises:
+    """A student's object whose every conversion and comparison raises."""
+
+    def _fail(self, *args: object) -> None:
+        raise RuntimeError("boom")
+
+    __float__ = __str__ = __repr__ = __eq__ = __bool__ = __int__ = __index__ = _fail  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _BadStr(str):
+    """A str subclass whose own methods raise."""
+
+    def strip(self, *args: object) -> str:
+        raise RuntimeError("boom")
+
+    def __str__(self) -> str:
+        raise RuntimeError("boom")
+
+    def __len__(self) -> int:
+        raise RuntimeError("boom")
+
+
+class _BadRational(Fraction):
+    """A Fraction subclass whose numerator raises."""
+
+    @property
+    def numerator(self) -> int:
+        raise RuntimeError("boom")
+
+
+ADVERSARIAL = [
+    _Raises(),
+    _BadStr("0.727"),
+    _BadRational(8, 11),
+    np.array([[0.7, 0.3]]),
+    np.array(Fraction(8, 11), dtype=object),
+    np.array("0.727"),
+    Decimal("NaN"),
+    Decimal("sNaN"),
+    Decimal("-Infinity"),
+    True,
+    np.True_,
+    1 + 0j,
+    np.complex128(0.7),
+    [[[[0.727]]]],
+    b"0.727",
+    bytearray(b"1"),
+    range(3),
+    type,
+    np.float32("nan"),
+    slice(1),
+]
+
+
+@pytest.mark.parametrize("answer", ADVERSARIAL, ids=lambda a: type(a).__name__)
+def test_odd_objects_never_raise(answer: object) -> None:
+    with _deadline(5):
+        fb = check_answer("p28_start", answer)
+    assert fb.status in {"right", "wrong"}
+    assert str(fb) and fb._repr_html_()
+
+
+def test_a_str_subclass_is_read_as_its_text() -> None:
+    assert check_answer("p28_start", _BadStr("0.727")).status == "right"
+
+
+def test_the_exact_answer_is_computed_once_per_exercise() -> None:
+    lessons._exact("pp_first_card_8")
+    with _deadline(2):
+        assert all(check_answer("pp_first_card_8", 4).correct for _ in range(50))
+
+
+def test_digits_must_be_a_small_int() -> None:
+    for bad in (-1, 13, 2.5, True):
+        with pytest.raises(ValueError, match="digits must be an int from 0 to 12"):
+            lessons.Exercise("k", "l", "q?", lambda: 1, "h", digits=bad)  # type: ignore[arg-type]

@@ -1,14 +1,16 @@
 """Self-check exercises for the lesson notebooks: a student's answer against the package's own.
 
 Each :class:`Exercise` holds a question a lesson asks and a function that computes the answer
-with :mod:`nothanks_lab.probability` or :mod:`nothanks_lab.analysis` (never a typed-in
-number), plus the tolerance a hand-rounded answer may be off by. :func:`check_answer` compares
-an answer with it and returns :class:`Feedback`: right, close (the right value in the wrong
-form: a percentage, or rounded too coarsely), wrong (with a hint, never the solution), or not
-answered yet. It reads whatever a student may type (a number, a fraction, a string such as
-``"0,37"``, ``"23/44"`` or ``"37%"``) and answers anything else with a message, never an
-exception, so an exercise cell runs on a fresh kernel whatever it holds. The exact answers stay
-out of the student's API: an :class:`Exercise` does not hand out its solution.
+with :mod:`nothanks_lab.probability` or :mod:`nothanks_lab.analysis` (never a typed-in number)
+as an exact int or fraction, plus the decimal places a decimal answer needs.
+:func:`check_answer` compares an answer with it exactly and returns :class:`Feedback`: right
+(the exact value, or a correct rounding or truncation to enough places), close (a correct
+rounding to too few places, or a right answer as a percentage), wrong (with a hint, never the
+solution; a nearby different fraction is wrong), or not answered yet. It reads whatever a
+student may type (a number, a fraction, a string such as ``"0,37"``, ``"23/44"`` or ``"37%"``)
+and answers anything else with a message, never an exception, so an exercise cell runs on a
+fresh kernel whatever it holds. The exact answers stay out of the student's API: an
+:class:`Exercise` does not hand out its solution.
 
 The package by concept: :mod:`~nothanks_lab.lessons.exercise` (the `Exercise` and `Feedback`
 records), :mod:`~nothanks_lab.lessons.keys` (the answer keys of every lesson) and
@@ -20,6 +22,7 @@ from __future__ import annotations
 from .checking import check_answer
 from .exercise import Exercise, Feedback, Status
 from .keys import EXERCISES, exercise, exercises
-from .keys import _solution as _solution  # the teacher's side: tests and the kit call it
+from .keys import _exact as _exact  # the teacher's side: tests and the kit call these two
+from .keys import _solution as _solution
 
 __all__ = ["EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise", "exercises"]

@@ -1,62 +1,102 @@
-"""Reading a student's answer and judging it: :func:`check_answer`.
+"""Reading a student's answer and judging it exactly: :func:`check_answer`.
 
 An answer may be whatever a student types: None (not answered yet), a number of any numeric
-type, a fraction, or a string such as ``"0,37"``, ``"23/44"`` or ``"37%"``. It is read as an
-exact number, or answered with a message saying what an answer may be (never an exception), and
-then compared with the exercise's exact value: right, close (the right value in the wrong form:
-a percentage, or rounded too coarsely), or wrong with a hint that does not give the answer away.
+type, a fraction, or a string such as ``"0,37"``, ``"23/44"``, ``"Fraction(23, 44)"`` or
+``"37%"``. It is read, with bounded work, as an exact number together with its form (an exact
+number, a decimal with so many places, a float an expression computed, a percentage), or
+answered with a message saying what an answer may be (never an exception). Then it is compared
+with the exercise's exact answer (an int or a :class:`~fractions.Fraction`): right for the exact
+value, a correct rounding or truncation to at least the exercise's decimal places, or a
+computed float agreeing to 1e-9; close for a correct rounding or truncation to too few places
+or a right answer written as a percentage; wrong, with a hint, for everything else.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import re
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from .exercise import Feedback
-from .keys import _solution, exercise
+from .exercise import Exercise, Feedback
+from .keys import _exact, exercise
 
 __all__ = ["check_answer"]
 
+#: Longest answer string read; a longer one is not a number a student typed.
+MAX_CHARS = 200
+#: Largest decimal exponent read (``1e-400`` is the limit); beyond it nothing is built.
+MAX_EXPONENT = 400
+#: A decimal with this many significant digits is a computed float, checked to 1e-9 relative.
+COMPUTED_DIGITS = 10
+_RELATIVE = Fraction(1, 10**9)
+# 10**400 has 1329 bits: a larger int or fraction part is refused before any arithmetic.
+_MAX_BITS = 1330
+
+Form = Literal["exact", "decimal"]
+
 
 class _Reading(NamedTuple):
-    """An answer read as a number."""
+    """An answer read as a number, with the form it was written in."""
 
     value: Fraction
-    """The number, exactly as given (a float's binary value)."""
-    decimals: int | None
-    """Decimal places the student wrote (None: a fraction or an exponent, exact as given)."""
+    """The number exactly as written (a float by its shortest repr; a percentage not divided)."""
+    form: Form
+    """``"exact"`` (an int or a fraction) or ``"decimal"`` (a decimal with `places` places)."""
+    places: int
+    """Decimal places written (0 for an exact number)."""
+    significant: int
+    """Significant digits written (0 for an exact number)."""
     percent: bool
-    """Whether it was written with a ``%`` sign (then `value` is already divided by 100)."""
+    """Whether it was written with a ``%`` sign."""
+    shown: str
+    """The answer as the student wrote it, for the message."""
 
 
 _BLANK = {"", "...", "…", "none", "?", "todo", "your answer"}
 _FORMS = "one number such as 0.42, a fraction such as 7/11 or Fraction(7, 11)"
+_UNREADABLE = "is not a number I can read (too long or too large); write " + _FORMS + "."
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?")
+_FRACTION = re.compile(r"([+-]?\d+)/([+-]?\d+)|Fraction\(([+-]?\d+),([+-]?\d+)\)")
 
 
-def _decimals(text: str) -> int | None:
-    """Decimal places written in `text` (None when it is a fraction or has an exponent)."""
-    if "/" in text or "e" in text.lower():
-        return None
-    return len(text.split(".", 1)[1]) if "." in text else 0
+def _decimal(m: re.Match[str], exponent: int, shown: str, percent: bool) -> _Reading:
+    """A decimal matched by `_DECIMAL`; a whole number written without point or exponent is
+    an exact number (``"19"`` as ``19``), never a rounding to 0 places."""
+    sign, whole, part = m[1], m[2], m[3] or ""
+    value = Fraction(int(whole + part or "0"), 10 ** len(part)) * Fraction(10) ** exponent
+    value = -value if sign == "-" else value
+    if m[3] is None and m[4] is None and "." not in m[0]:
+        return _Reading(value, "exact", 0, 0, percent, shown)
+    places = max(0, len(part) - exponent)
+    return _Reading(value, "decimal", places, len((whole + part).lstrip("0")), percent, shown)
 
 
-def _read_text(text: str) -> _Reading | str:
-    """A string as a number: ``" 0,37 "``, ``"23/44"``, ``"37%"``, ``"−2"``; or a complaint."""
-    t = text.strip().replace("−", "-").replace(" ", "").replace("_", "")
+def _read_text(text: str, shown: str | None = None) -> _Reading | str:
+    """A string as a number (``" 0,37 "``, ``"23/44"``, ``"37%"``, ``"−2"``), or a complaint."""
+    if len(text) > MAX_CHARS:
+        return f"an answer of {len(text):,} characters {_UNREADABLE}"
+    shown = _short(text.strip()) if shown is None else shown
+    t = text.strip().replace("−", "-").replace(" ", "").replace("_", "").replace("E", "e")
     percent = t.endswith("%")
     t = t.removesuffix("%")
-    if "," in t and "." not in t and t.count(",") == 1:
+    if "," in t and "." not in t and t.count(",") == 1 and not t.startswith("Fraction("):
         t = t.replace(",", ".")  # a decimal comma
-    try:
-        value = Fraction(t)
-    except (ValueError, ZeroDivisionError, OverflowError):
-        return f"could not read {text!r} as a number; write {_FORMS}."
-    return _Reading(value / 100 if percent else value, _decimals(t), percent)
+    if m := _DECIMAL.fullmatch(t):
+        if m[2] or m[3]:
+            exponent = int(m[4] or "0")
+            if abs(exponent) > MAX_EXPONENT:  # before any number is built from it
+                return f"{shown} {_UNREADABLE}"
+            return _decimal(m, exponent, shown, percent)
+    if m := _FRACTION.fullmatch(t):
+        top, bottom = (int(m[1]), int(m[2])) if m[1] else (int(m[3]), int(m[4]))
+        if bottom != 0:
+            return _Reading(Fraction(top, bottom), "exact", 0, 0, percent, shown)
+    return f"could not read {shown!r} as a number; write {_FORMS}."
 
 
 def _read(answer: Any) -> _Reading | Feedback | str:
@@ -64,95 +104,175 @@ def _read(answer: Any) -> _Reading | Feedback | str:
     if answer is None or answer is Ellipsis:
         return Feedback("", "unanswered", "replace None by your answer and run the cell again.")
     if isinstance(answer, str):
-        if answer.strip().lower() in _BLANK:
+        text = str.__str__(answer)  # a plain copy: a str subclass's own methods play no part
+        if len(text) <= MAX_CHARS and text.strip().lower() in _BLANK:
             return Feedback("", "unanswered", "write your answer and run the cell again.")
-        return _read_text(answer)
+        return _read_text(text)
     if isinstance(answer, bool | np.bool_):
         return f"{answer!r} is a truth value, not a number; write {_FORMS}."
     if isinstance(answer, complex | np.complexfloating):
-        return f"{answer!r} is a complex number; write {_FORMS}."
-    if isinstance(answer, np.ndarray) and answer.ndim > 0:
-        return f"give one number, not an array of {answer.size}; write {_FORMS}."
+        return f"a complex number is not an answer here; write {_FORMS}."
+    if isinstance(answer, bytes | bytearray | memoryview):
+        return f"an answer must be one number, not bytes; write {_FORMS}."
+    if isinstance(answer, np.ndarray):
+        if answer.ndim > 0:
+            return f"give one number, not an array of {answer.size}; write {_FORMS}."
+        answer = answer[()]  # a 0-d array: its one number
     if isinstance(answer, int | np.integer):
-        return _Reading(Fraction(int(answer)), 0, False)
-    try:
-        if isinstance(answer, numbers.Rational):  # a Fraction and its kin: exact as given
-            return _Reading(Fraction(int(answer.numerator), int(answer.denominator)), None, False)
+        whole = int(answer)
+        if whole.bit_length() > _MAX_BITS:
+            return f"a whole number of {whole.bit_length():,} bits {_UNREADABLE}"
+        return _Reading(Fraction(whole), "exact", 0, 0, False, str(whole))
+    if isinstance(answer, Decimal):
+        if not Decimal.is_finite(answer):
+            return f"{Decimal.__str__(answer)} is not a finite number; write {_FORMS}."
+        _, digits, exponent = Decimal.as_tuple(answer)
+        if len(digits) > MAX_CHARS or not isinstance(exponent, int) or abs(exponent) > MAX_EXPONENT:
+            return f"this Decimal {_UNREADABLE}"
+        return _read_text(Decimal.__str__(answer))
+    if isinstance(answer, numbers.Rational):  # a Fraction and its kin: exact as given
+        top, bottom = int(answer.numerator), int(answer.denominator)
+        if max(top.bit_length(), bottom.bit_length()) > _MAX_BITS or bottom == 0:
+            return f"this fraction {_UNREADABLE}"
+        return _Reading(Fraction(top, bottom), "exact", 0, 0, False, f"{top}/{bottom}")
+    if isinstance(answer, np.floating):
+        # numpy's str is the shortest text giving back the same number at its own precision.
+        number, text = float(answer), str(answer)
+    else:
         number = float(answer)
-        exact_text = isinstance(answer, float | np.floating | Decimal)
-        shown = str(answer) if exact_text else repr(number)
-    except Exception:  # a student's object may fail in any way; the checker must not
-        kind = type(answer).__name__
-        return f"an answer must be one number, not a {kind}; write {_FORMS}."
+        text = repr(number)
     if not math.isfinite(number):
-        return f"{answer!r} is not a finite number; write {_FORMS}."
-    return _Reading(Fraction(number), _decimals(shown), False)
+        return f"{text} is not a finite number; write {_FORMS}."
+    return _read_text(text)
 
 
-def _same(a: Fraction, b: Fraction, tolerance: float) -> bool:
-    return abs(a - b) <= Fraction(tolerance) + Fraction(1, 10**12)
+def _rounded(exact: Fraction, places: int) -> tuple[Fraction, Fraction, Fraction]:
+    """`exact` truncated, rounded half away from zero and rounded half-even to `places`."""
+    scale = 10**places
+    scaled = abs(exact) * scale
+    down = scaled.numerator // scaled.denominator
+    rest = scaled - down
+    up = down + 1 if rest >= Fraction(1, 2) else down
+    even = down + 1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and down % 2) else down
+    sign = -1 if exact < 0 else 1
+    return Fraction(sign * down, scale), Fraction(sign * up, scale), Fraction(sign * even, scale)
+
+
+def _kind(value: Fraction, exact: Fraction, places: int) -> str | None:
+    """``"rounded"`` or ``"truncated"`` when `value` is `exact` so cut to `places`, else None."""
+    down, up, even = _rounded(exact, places)
+    if value in (up, even):
+        return "rounded"
+    return "truncated" if value == down else None
+
+
+def _places(n: int) -> str:
+    return f"{n} decimal place{'' if n == 1 else 's'}"
+
+
+def _judge(ex: Exercise, exact: Fraction, value: Fraction, r: _Reading) -> tuple[str, str] | None:
+    """The verdict on `value` read as written in `r` (None: neither right nor close)."""
+    if value == exact:
+        return "right", "exactly"
+    if r.form != "decimal":
+        return None
+    # A decimal "0.0" of a tiny nonzero answer is no rounding worth the name: it needs a digit.
+    kind = _kind(value, exact, r.places) if value != 0 else None
+    if kind is not None and r.places >= ex.digits:
+        return "right", f"{kind} to {_places(r.places)}"
+    if r.significant >= COMPUTED_DIGITS and abs(value - exact) <= _RELATIVE * abs(exact):
+        return "right", "agreeing to 1e-9 (a computed value)"
+    if kind is None or r.places == 0:  # "7e-0" for 7.3: not a decimal place to speak of
+        return None
+    return "close", (
+        f"is the exact answer {kind} to {_places(r.places)}, not precise enough: give at least "
+        f"{_places(ex.digits)}."
+    )
 
 
 def check_answer(key: str, answer: Any) -> Feedback:
-    """Compare `answer` with the exercise's exact value: right, close, wrong or not answered yet.
+    """Compare `answer` with the exercise's exact answer: right, close, wrong or not answered.
 
-    `answer` may be None (not answered yet), an int, a float, a :class:`fractions.Fraction`, a
-    numpy number, or a string holding one (``"0.37"``, ``"0,37"``, ``"23/44"``, ``"37%"``).
-    Anything else gets a message saying what an answer may be, never an exception. A wrong
-    answer gets a hint, never the solution.
+    `answer` may be None (not answered yet), an int, a float, a :class:`fractions.Fraction`,
+    a :class:`decimal.Decimal`, a numpy number, or a string holding one (``"0.37"``,
+    ``"0,37"``, ``"23/44"``, ``"Fraction(23, 44)"``, ``"37%"``). Each exercise needs a number
+    of decimal places ``d`` (``exercise(key).digits``: 3 for the chances, 0 for whole-number
+    answers). The verdict:
+
+    * **right**: an exact number (an int, a Fraction, a fraction string) equal to the exact
+      answer; a decimal equal to it; a decimal (number or string) with at least ``d`` places
+      that is the exact answer rounded (half to even, or half away from zero) or truncated to
+      the places written; or a computed value, a decimal with 10 or more significant digits
+      (such as ``24 / 33`` or ``math.comb(32, 9) / math.comb(33, 9)``), within 1e-9 of the
+      exact answer relative to it. A float's places are those of its shortest repr: ``0.73``
+      has two, ``24 / 33`` is ``0.7272727272727273``, a computed value.
+    * **close**: the exact answer rounded or truncated to fewer than ``d`` places (the message
+      says which and how many places are needed), or a right answer written as a percentage
+      (``"72.7%"``, or ``72.73`` for a chance).
+    * **wrong**: everything else, with the exercise's hint and never the solution. A different
+      fraction is wrong however near, and so is a decimal that is neither a correct rounding
+      nor a truncation of the exact answer.
+    * **unanswered**: None, ``...`` or a blank string.
+
+    Reading is bounded: a string longer than 200 characters, or a number whose decimal exponent
+    is beyond ±400 (``"1e-99999999"``, ``10**5000``, a huge Fraction or Decimal), is "not a
+    number I can read" (wrong) before any arithmetic on it. No answer of any type raises; an
+    unknown `key` is a ValueError naming the exercises there are.
 
     >>> print(check_answer("p28_start", None))
     … Not answered yet (p28_start): replace None by your answer and run the cell again.
-    >>> [check_answer("p28_start", a).status for a in (24 / 33, "8/11", 0.7, 72.7, 0.5, [1])]
-    ['right', 'right', 'close', 'close', 'wrong', 'wrong']
+    >>> [check_answer("p28_start", a).status for a in (24 / 33, "8/11", "0.727", 0.7273)]
+    ['right', 'right', 'right', 'right']
+    >>> [check_answer("p28_start", a).status for a in (0.73, 72.7, 0.8, "3/4", [1])]
+    ['close', 'close', 'wrong', 'wrong', 'wrong']
     """
     ex = exercise(key)
-    reading = _read(answer)
+    try:
+        reading = _read(answer)
+    except Exception:  # a student's object may fail in any way; the checker must not
+        reading = f"an answer must be one number, not a {type(answer).__name__}; write {_FORMS}."
     if isinstance(reading, Feedback):
         return Feedback(key, reading.status, reading.message)
     if isinstance(reading, str):
         return Feedback(key, "wrong", reading)
-    exact_float = _solution(key)
-    exact = Fraction(exact_float)
-    value, decimals, percent = reading
-    shown = _short(answer.strip() if isinstance(answer, str) else repr(answer))
-    if not percent and _same(value, exact, ex.tolerance):
-        told = f"{exact_float:.4f}" if ex.tolerance else f"{exact_float:g}"
-        return Feedback(key, "right", f"{shown} matches the exact answer {told}.")
-    if percent or (ex.probability and 1 < value <= 100):
+    return _verdict(ex, _exact(key), reading)
+
+
+def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
+    shown = r.shown
+    if not r.percent:
+        verdict = _judge(ex, exact, r.value, r)
+        if verdict is not None and verdict[0] == "right":
+            return Feedback(ex.key, "right", f"{shown} matches the exact answer, {verdict[1]}.")
+        if verdict is not None:
+            return Feedback(ex.key, "close", f"{shown} {verdict[1]}")
+    if r.percent or (ex.probability and 1 < r.value <= 100):
         # 45 or "45%" for 0.4553: the right chance written as a percentage.
-        chance = value if percent else value / 100
-        if _same(chance, exact, ex.tolerance) or _coarse(chance, exact, decimals, 2):
+        chance = r._replace(value=r.value / 100, places=r.places + 2)
+        if r.form == "exact" and r.value.denominator == 1:  # 73 for 73%: a decimal, 0 places
+            chance = chance._replace(form="decimal", significant=len(str(r.value.numerator)))
+        verdict = _judge(ex, exact, chance.value, chance)
+        if verdict is not None:
+            coarse = "" if verdict[0] == "right" else f"; and as a probability it {verdict[1]}"
             return Feedback(
-                key,
+                ex.key,
                 "close",
                 f"{shown} looks like a percentage; give it as a probability, a number from 0 "
-                f"to 1 (e.g. {float(chance * 100):g}% is {float(chance):g}).",
+                f"to 1 (e.g. {_plain(r.value)}% is {_plain(chance.value)}){coarse or '.'}",
             )
-    if not percent and _coarse(value, exact, decimals, 0):
-        assert decimals is not None
-        return Feedback(
-            key,
-            "close",
-            f"{shown} is right to {decimals} decimal place{'s' if decimals > 1 else ''}, but "
-            f"not precise enough: give {decimals + 1} decimal places.",
-        )
-    if ex.probability and not 0 <= value <= 1:
-        return Feedback(key, "wrong", f"{shown} is not a chance: a chance lies between 0 and 1.")
-    if ex.one_above is not None and value == exact + 1:
-        return Feedback(key, "wrong", f"{shown} is not it: {ex.one_above}")
-    return Feedback(key, "wrong", f"{shown} is not it. Hint: {ex.hint}")
+    if ex.probability and not 0 <= r.value <= 1:
+        return Feedback(ex.key, "wrong", f"{shown} is not a chance: a chance lies between 0 and 1.")
+    if ex.one_above is not None and r.value == exact + 1:
+        return Feedback(ex.key, "wrong", f"{shown} is not it: {ex.one_above}")
+    return Feedback(ex.key, "wrong", f"{shown} is not it. Hint: {ex.hint}")
 
 
-def _coarse(value: Fraction, exact: Fraction, decimals: int | None, shift: int) -> bool:
-    """Whether `value`, written with `decimals` places, is `exact` cut or rounded to them.
-
-    `shift` adds places already implied (2 for a percentage: 45 is 0.45).
-    """
-    if decimals is None:
-        return False
-    places = decimals + shift
-    return places >= 1 and abs(value - exact) < Fraction(1, 10**places)
+def _plain(value: Fraction) -> str:
+    """A student's own number as short text (a percentage and its probability)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    text = f"{float(value):.12g}"
+    return text if Fraction(text) == value else str(value)
 
 
 def _short(text: str) -> str:

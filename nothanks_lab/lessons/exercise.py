@@ -1,10 +1,11 @@
 """What an exercise is, and what a student is told: the `Exercise` and `Feedback` records.
 
 An :class:`Exercise` holds one question a lesson asks, the private function that computes its
-answer from the package, the hint a wrong answer gets and how far a hand-rounded answer may be
-off. A :class:`Feedback` is the verdict :func:`~nothanks_lab.lessons.check_answer` gives on one
-answer (right, close, wrong or not answered yet) with its message; both draw themselves in a
-notebook. Neither hands out a solution.
+exact answer from the package, the hint a wrong answer gets and the precision a decimal answer
+needs (its decimal places). A :class:`Feedback` is the verdict
+:func:`~nothanks_lab.lessons.check_answer` gives on one answer (right, close, wrong or not
+answered yet) with its message; both draw themselves in a notebook. Neither hands out a
+solution.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
 __all__ = ["Exercise", "Feedback", "Status"]
@@ -30,16 +32,23 @@ class Exercise:
     """The notebook it belongs to, e.g. ``"02_chances_under_removed_cards"``."""
     question: str
     """The question as the student reads it."""
-    _solve: Callable[[], float] = field(repr=False)
-    """Computes the exact answer from the package (private: the student API never shows it)."""
+    _solve: Callable[[], int | Fraction] = field(repr=False)
+    """Computes the exact answer, an int or a Fraction (private: the student API never shows it)."""
     hint: str
     """A nudge shown after a wrong answer; it does not give the answer away."""
-    tolerance: float = 0.005
-    """How far an answer may be from the exact value and still count as right."""
+    digits: int = 3
+    """Decimal places a decimal answer needs: at least this many, the exact answer correctly
+    rounded or truncated to them (0 for a whole-number answer)."""
     probability: bool = True
     """Whether the answer is a chance (then 1 < answer <= 100 is read as a percentage slip)."""
     one_above: str | None = None
     """What to say to an answer one more than the exact value (a known misreading), if any."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.digits, bool) or not isinstance(self.digits, int):
+            raise ValueError(f"digits must be an int from 0 to 12, not {self.digits!r}")
+        if not 0 <= self.digits <= 12:
+            raise ValueError(f"digits must be an int from 0 to 12, not {self.digits!r}")
 
     def __str__(self) -> str:
         return f"Exercise {self.key!r}: {self.question}"

@@ -3,79 +3,134 @@
 Each exercise's answer is a small function calling :mod:`nothanks_lab.probability`,
 :mod:`nothanks_lab.analysis`, :mod:`nothanks_lab.stats` or, for the perfect-play lesson, the
 exact solver (never a typed-in number); it runs only when an answer is checked or the teacher's
-kit is written. :data:`EXERCISES` holds them by key, :func:`exercises` lists the keys of a
-lesson and :func:`exercise` shows one question; ``_solution`` is the teacher's side (the tests
-and :mod:`nothanks_lab.kit` call it, a student notebook never does).
+kit is written. Every answer is exact, an int or a :class:`~fractions.Fraction`: a chance under
+uniformly removed cards is a count of removed sets over all of them (the package's chance,
+written over that count), a mean of integer scores is a fraction, and the exact solver's
+values are fractions with small denominators. :data:`EXERCISES` holds the exercises by key,
+:func:`exercises` lists the keys of a lesson and :func:`exercise` shows one question; ``_exact``
+and ``_solution`` are the teacher's side (the tests and :mod:`nothanks_lab.kit` call them, a
+student notebook never does).
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from typing import Any
 
 from .exercise import Exercise
 
 __all__ = ["EXERCISES", "exercise", "exercises"]
 
+Exact = int | Fraction
 
-def _p_28_at_start() -> float:
+
+def _over(chance: float, count: int) -> Fraction:
+    """`chance`, computed by the package as a float, as the exact fraction ``k / count``.
+
+    Every chance under uniformly removed cards is a number of equally likely removed sets over
+    `count`, all of them; the float pins ``k`` down (a count below 10^9 loses nothing).
+    """
+    k = round(chance * count)
+    if abs(k / count - chance) > 1e-12:
+        raise RuntimeError(f"{chance!r} is not a count over {count} removed sets")
+    return Fraction(k, count)
+
+
+def _removed_sets(rules: Any = None, n_seen: int = 0) -> int:
+    """How many equally likely removed sets there are with `n_seen` cards seen."""
+    from ..rules import Rules
+
+    rules = Rules() if rules is None else rules
+    return comb(rules.n_cards - n_seen, rules.n_removed)
+
+
+def _solver_fraction(value: float) -> Fraction:
+    """An exact solver's float as its fraction: the game tree's chances have denominators
+    far below 10^7, so the value is the nearest such fraction (checked to 1e-12)."""
+    frac = Fraction(value).limit_denominator(10**7)
+    if abs(float(frac) - value) > 1e-12:
+        raise RuntimeError(f"{value!r} is not a fraction with a small denominator")
+    return frac
+
+
+def _mean(values: list[int], estimate: float) -> Fraction:
+    """The mean of integer `values` exactly, checked against the package's `estimate` of it."""
+    mean = Fraction(sum(values), len(values))
+    if abs(float(mean) - estimate) > 1e-9:
+        raise RuntimeError(f"the mean of {values} is {mean}, not {estimate!r}")
+    return mean
+
+
+def _p_28_at_start() -> Exact:
     from ..probability import p_all_in_play
 
-    return p_all_in_play(28)
+    return _over(p_all_in_play(28), _removed_sets())
 
 
-def _p_27_28_29_at_start() -> float:
+def _p_27_28_29_at_start() -> Exact:
     from ..probability import p_all_in_play
 
-    return p_all_in_play([27, 28, 29])
+    return _over(p_all_in_play([27, 28, 29]), _removed_sets())
 
 
-def _p_28_after_20_seen() -> float:
+def _p_28_after_20_seen() -> Exact:
     from ..probability import p_all_in_play
 
     # Which cards were seen does not matter, only how many: any 20 that are not 28 will do.
-    return p_all_in_play(28, seen=[27, 29, *range(3, 21)])
+    seen = [27, 29, *range(3, 21)]
+    return _over(p_all_in_play(28, seen=seen), _removed_sets(n_seen=len(seen)))
 
 
-def _p_gap_21_22_holding_20_23() -> float:
+def _p_gap_21_22_holding_20_23() -> Exact:
     from ..probability import p_all_in_play
 
-    return p_all_in_play([21, 22], seen=[20, 23])
+    return _over(p_all_in_play([21, 22], seen=[20, 23]), _removed_sets(n_seen=2))
 
 
-def _p_one_of_top_three_removed() -> float:
+def _p_one_of_top_three_removed() -> Exact:
     from ..probability import removed_count_pmf
 
-    return float(removed_count_pmf([33, 34, 35])[1])
+    return _over(float(removed_count_pmf([33, 34, 35])[1]), _removed_sets())
 
 
-def _p_tiny_single_run() -> float:
-    from ..probability import run_count_pmf
+def _tiny() -> Any:
+    """The tiny deck of the runs lesson: cards 1 to 8, three removed."""
     from ..rules import Rules
 
-    return float(run_count_pmf(Rules(low_card=1, high_card=8, n_removed=3))[1])
+    return Rules(low_card=1, high_card=8, n_removed=3)
 
 
-def _break_even_20() -> float:
-    from ..analysis import break_even_pots
-
-    return float(break_even_pots((), [20])[20])
-
-
-def _break_even_26_holding_27() -> float:
-    from ..analysis import break_even_pots
-
-    return float(break_even_pots((27,), [26])[26])
-
-
-def _p_tiny_two_runs() -> float:
+def _p_tiny_single_run() -> Exact:
     from ..probability import run_count_pmf
-    from ..rules import Rules
 
-    return float(run_count_pmf(Rules(low_card=1, high_card=8, n_removed=3))[2])
+    tiny = _tiny()
+    return _over(float(run_count_pmf(tiny)[1]), _removed_sets(tiny))
 
 
-def _take_minus_pass_28_holding_27_29() -> float:
+def _break_even_20() -> Exact:
+    from ..analysis import break_even_pots
+
+    return int(break_even_pots((), [20])[20])
+
+
+def _break_even_26_holding_27() -> Exact:
+    from ..analysis import break_even_pots
+
+    return int(break_even_pots((27,), [26])[26])
+
+
+def _p_tiny_two_runs() -> Exact:
+    from ..probability import run_count_pmf
+
+    tiny = _tiny()
+    return _over(float(run_count_pmf(tiny)[2]), _removed_sets(tiny))
+
+
+def _take_minus_pass_28_holding_27_29() -> Exact:
     from ..analysis import immediate_take_minus_pass
 
-    return float(immediate_take_minus_pass(28, 2, (27, 29)))
+    return int(immediate_take_minus_pass(28, 2, (27, 29)))
 
 
 # The five deals of the paired-simulation exercise: seat 0's final scores without and with
@@ -88,32 +143,34 @@ _ROLLOUT_TAKE = (45, 38, 60, 41)
 _ROLLOUT_PASS = (43, 44, 52, 47)
 
 
-def _paired_mean_change() -> float:
+def _paired_mean_change() -> Exact:
     from ..stats import paired_interval
 
-    return float(paired_interval(_PAIRED_WITH, _PAIRED_WITHOUT).value)
+    estimate = float(paired_interval(_PAIRED_WITH, _PAIRED_WITHOUT).value)
+    return _mean([w - o for w, o in zip(_PAIRED_WITH, _PAIRED_WITHOUT, strict=True)], estimate)
 
 
-def _rollout_take_minus_pass() -> float:
+def _rollout_take_minus_pass() -> Exact:
     from ..stats import paired_interval
 
-    return float(paired_interval(_ROLLOUT_TAKE, _ROLLOUT_PASS).value)
+    estimate = float(paired_interval(_ROLLOUT_TAKE, _ROLLOUT_PASS).value)
+    return _mean([t - p for t, p in zip(_ROLLOUT_TAKE, _ROLLOUT_PASS, strict=True)], estimate)
 
 
 def _scores(values: tuple[int, ...]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _score_hand_7_cards() -> float:
+def _score_hand_7_cards() -> Exact:
     from ..rules import score
 
-    return float(score([5, 6, 7, 20, 22, 23, 30], 4))
+    return int(score([5, 6, 7, 20, 22, 23, 30], 4))
 
 
-def _points_change_26_holding_25_27() -> float:
+def _points_change_26_holding_25_27() -> Exact:
     from ..rules import card_points
 
-    return float(card_points([25, 26, 27]) - card_points([25, 27]))
+    return int(card_points([25, 26, 27]) - card_points([25, 27]))
 
 
 _ONE_ABOVE = (
@@ -131,7 +188,7 @@ _ALL: tuple[Exercise, ...] = (
         _score_hand_7_cards,
         "Find the runs first: each run scores only its lowest card. Then subtract one point "
         "per chip.",
-        tolerance=0.0,
+        digits=0,
         probability=False,
     ),
     Exercise(
@@ -142,7 +199,7 @@ _ALL: tuple[Exercise, ...] = (
         _points_change_26_holding_25_27,
         "Score the hand before (two separate cards) and after (one run, which scores only its "
         "lowest card), and subtract.",
-        tolerance=0.0,
+        digits=0,
         probability=False,
     ),
     Exercise(
@@ -205,7 +262,7 @@ _ALL: tuple[Exercise, ...] = (
         "the pot at which Take and No Thanks! cost the same?",
         _break_even_20,
         "Taking costs the card's points minus the chips in the pot; passing costs one chip.",
-        tolerance=0.0,
+        digits=0,
         probability=False,
         one_above=_ONE_ABOVE,
     ),
@@ -217,7 +274,7 @@ _ALL: tuple[Exercise, ...] = (
         "with no chips on it.)",
         _break_even_26_holding_27,
         "26 joins 27 into a run that scores 26 instead of 27: what does taking 26 add?",
-        tolerance=0.0,
+        digits=0,
         probability=False,
         one_above=_ONE_ABOVE,
     ),
@@ -230,7 +287,7 @@ _ALL: tuple[Exercise, ...] = (
         _take_minus_pass_28_holding_27_29,
         "Score your hand before and after taking 28 (runs score their lowest card); the chips "
         "you gain lower your score, and a pass costs you one chip.",
-        tolerance=0.0,
+        digits=0,
         probability=False,
     ),
     Exercise(
@@ -243,7 +300,7 @@ _ALL: tuple[Exercise, ...] = (
         _paired_mean_change,
         "Pair the scores deal by deal: take each deal's difference first, then average the "
         "differences.",
-        tolerance=0.0,
+        digits=1,
         probability=False,
     ),
     Exercise(
@@ -256,7 +313,7 @@ _ALL: tuple[Exercise, ...] = (
         _rollout_take_minus_pass,
         "Each guess gives one difference, Take's score minus No Thanks!'s on the same guess; "
         "the estimate is their average.",
-        tolerance=0.0,
+        digits=1,
         probability=False,
     ),
     Exercise(
@@ -277,7 +334,7 @@ _ALL: tuple[Exercise, ...] = (
 _PP_DECK = {"low_card": 3, "high_card": 8, "n_removed": 2}
 
 
-def _pp_last_two_cards() -> float:
+def _pp_last_two_cards() -> Exact:
     from ..analysis import position_view
     from ..exact import solve
     from ..rules import Rules
@@ -286,27 +343,27 @@ def _pp_last_two_cards() -> float:
     view = position_view(
         4, 1, (5,), n_players=2, my_chips=2, other_hands=[(8,)], other_chips=3, rules=rules
     )
-    return solve(rules, engine="python").value_of(view)
+    return _solver_fraction(solve(rules, engine="python").value_of(view))
 
 
-def _pp_first_player_two_chips() -> float:
+def _pp_first_player_two_chips() -> Exact:
     from ..exact import solve
     from ..rules import Rules
 
-    return solve(Rules(**_PP_DECK, chips=((2, 2),)), engine="python").value
+    return _solver_fraction(solve(Rules(**_PP_DECK, chips=((2, 2),)), engine="python").value)
 
 
-def _pp_best_response_random() -> float:
+def _pp_best_response_random() -> Exact:
     from ..bots import RandomBot
     from ..exact import best_response
     from ..rules import Rules
 
     rules = Rules(**_PP_DECK, chips=((2, 3),))
     # best_response values a RandomBot by its p_take exactly: the seed plays no part.
-    return best_response(rules, [RandomBot(p_take=0.25, seed=0)], seat=0).value
+    return _solver_fraction(best_response(rules, [RandomBot(p_take=0.25, seed=0)], seat=0).value)
 
 
-def _pp_first_card_8() -> float:
+def _pp_first_card_8() -> Exact:
     from ..analysis import position_view
     from ..engine import Action
     from ..exact import after_pass, solve
@@ -317,7 +374,7 @@ def _pp_first_card_8() -> float:
     view = position_view(8, 0, n_players=2, rules=rules)
     while perfect.action(view) is Action.PASS:  # a forced take ends the chain
         view = after_pass(view)
-    return float(view.pot)
+    return int(view.pot)
 
 
 _DECK_TEXT = "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
@@ -358,7 +415,7 @@ _ALL += (
         _pp_first_card_8,
         "Follow the No Thanks! chain: ask the solution for the move at pot 0, and move on "
         "with exact.after_pass while the answer is No Thanks!.",
-        tolerance=0.0,
+        digits=0,
         probability=False,
     ),
 )
@@ -391,6 +448,22 @@ def exercise(key: str) -> Exercise:
     return EXERCISES[key]
 
 
+# Each exercise's answer, computed once: the exact solver takes a good part of a second and a
+# check must answer at once. Keyed by the exercise itself, so a replaced exercise is recomputed.
+_ANSWERS: dict[Exercise, Fraction] = {}
+
+
+def _exact(key: str) -> Fraction:
+    """The exact answer of exercise `key` as a fraction (the teacher's side), computed once."""
+    ex = exercise(key)
+    if ex not in _ANSWERS:
+        value = ex._solve()
+        if isinstance(value, bool) or not isinstance(value, int | Fraction):
+            raise TypeError(f"exercise {key!r}: its solver gave {value!r}, not an int or Fraction")
+        _ANSWERS[ex] = Fraction(value)
+    return _ANSWERS[ex]
+
+
 def _solution(key: str) -> float:
-    """The exact answer of exercise `key`, computed now (for the tests and the teacher's kit)."""
-    return float(exercise(key)._solve())
+    """The exact answer of exercise `key` as a float, computed now (tests and the kit)."""
+    return float(_exact(key))
