@@ -588,3 +588,23 @@ def test_digits_must_be_a_small_int() -> None:
     for bad in (-1, 13, 2.5, True):
         with pytest.raises(ValueError, match="digits must be an int from 0 to 12"):
             lessons.Exercise("k", "l", "q?", lambda: 1, "h", digits=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("key", sorted(INDEPENDENT))
+def test_the_teachers_accepted_forms_are_graded_as_stated(key: str) -> None:
+    # The guide's "accepted" line (lessons._accepted) and check_answer follow one rule.
+    text = lessons._accepted(key)
+    exact = Fraction(INDEPENDENT[key])
+    assert text.startswith(f"accepted: {exact}")
+    right = [str(exact)]
+    if m := re.search(r"rounded or truncated: (.*?), …", text):
+        right += m[1].split(", ")
+        assert _valid(exact, exercise(key).digits) <= set(right)
+    right += re.findall(r"also (\S+?)\)", text) + re.findall(r"= (\S+) exactly", text)
+    for answer in right:
+        assert check_answer(key, answer).status == "right", (answer, text)
+    if m := re.search(r"fewer places \((.*?)\)", text):
+        for answer in m[1].split(", "):
+            assert check_answer(key, answer).status == "close", (answer, text)
+    if m := re.search(r"a percentage \((.*?)\)", text):
+        assert check_answer(key, m[1]).status == "close", text

@@ -1,8 +1,9 @@
 """The teacher's guides: one per lesson, in Markdown and as a self-contained HTML page.
 
-A guide holds the lesson's goals, its timings for a class period, every exercise's answer with
-its working (computed now, :mod:`nothanks_lab.kit.solutions`), discussion prompts and common
-misconceptions. The notes come from :data:`~nothanks_lab.kit.notes.LESSON_NOTES`; a lesson
+A guide holds the lesson's goals, its timings for a class period, every exercise's exact answer
+with the forms ``check_answer`` accepts (the rule students are graded by) and its working
+(computed now, :mod:`nothanks_lab.kit.solutions`), discussion prompts and common misconceptions.
+The notes come from :data:`~nothanks_lab.kit.notes.LESSON_NOTES`; a lesson
 without notes gets a generic guide built from its headings.
 """
 
@@ -69,7 +70,7 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     cells = exercise_cells(nb)
     if not cells:
         lines.append("This lesson has no self-check exercises.")
-    from ..lessons import EXERCISES
+    from ..lessons import EXERCISES, _accepted
 
     # A key checked outside an exercise cell is a worked example: the lesson shows its answer.
     asked = {ex.key for ex in cells}
@@ -90,6 +91,8 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
             f"**Question.** {s.question}",
             "",
             f"**Answer.** {s.text}",
+            "",
+            f"**Graded by `check_answer`.** {_accepted(key)}; anything else is wrong.",
             "",
             f"**Working.** {s.hint}",
         ]

@@ -19,10 +19,11 @@ records), :mod:`~nothanks_lab.lessons.keys` (the answer keys of every lesson) an
 
 from __future__ import annotations
 
+from .checking import _accepted as _accepted  # the teacher's side: tests and the kit
 from .checking import check_answer
 from .exercise import Exercise, Feedback, Status
 from .keys import EXERCISES, exercise, exercises
-from .keys import _exact as _exact  # the teacher's side: tests and the kit call these two
+from .keys import _exact as _exact
 from .keys import _solution as _solution
 
 __all__ = ["EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise", "exercises"]

@@ -278,3 +278,50 @@ def _plain(value: Fraction) -> str:
 def _short(text: str) -> str:
     """`text`, cut to a readable length (a huge number is not printed in full)."""
     return text if len(text) <= 40 else f"{text[:20]}…{text[-10:]}"
+
+
+def _fixed(value: Fraction, places: int) -> str:
+    """`value` (a multiple of 10**-places) written with exactly `places` decimal places."""
+    scaled = abs(value) * 10**places
+    assert scaled.denominator == 1
+    digits = str(scaled.numerator).rjust(places + 1, "0")
+    text = digits if places == 0 else f"{digits[:-places]}.{digits[-places:]}"
+    return f"-{text}" if value < 0 else text
+
+
+def _accepted(key: str) -> str:
+    """What `check_answer` accepts for exercise `key`, for the teacher (it holds the answer).
+
+    >>> _accepted("break_even_20")
+    'accepted: 19 (also 19.0)'
+    """
+    ex = exercise(key)
+    exact = _exact(key)
+    d = ex.digits
+    if exact.denominator == 1:
+        text = f"accepted: {exact.numerator}"
+        return text + (f" (also {exact.numerator}.0)" if d == 0 else "")
+    scaled = exact * 10**d
+    if scaled.denominator == 1:  # a decimal that ends within the places needed
+        return f"accepted: {exact} = {_fixed(exact, d)} exactly, in either form"
+    forms = []
+    for places in (d, d + 1):
+        for v in dict.fromkeys(_rounded(exact, places)[1:] + _rounded(exact, places)[:1]):
+            forms.append(_fixed(v, places))
+    computed = f"{exact.numerator} / {exact.denominator}"
+    at_least = _places(d).replace("decimal ", "")
+    text = (
+        f"accepted: {exact} (or Fraction({exact.numerator}, {exact.denominator}), or a computed "
+        f"value such as {computed} to 1e-9), or a decimal of at least {at_least} that is "
+        f"{exact} rounded or truncated: {', '.join(dict.fromkeys(forms))}, …"
+    )
+    coarse = [
+        _fixed(v, p) for p in range(d - 1, 0, -1) for v in dict.fromkeys(_rounded(exact, p)) if v
+    ]
+    closes = []
+    if coarse:
+        closes.append(f"fewer places ({', '.join(dict.fromkeys(coarse))})")
+    if ex.probability:
+        pct = max(d - 2, 1)
+        closes.append(f"a percentage ({_fixed(_rounded(exact * 100, pct)[1], pct)}%)")
+    return text + (f"; close: {' or '.join(closes)}" if closes else "")
