@@ -206,6 +206,8 @@ ODD_ANSWERS = [
     ("rollout_take_minus_pass", "-1/2", "right", "exactly"),
     ("rollout_take_minus_pass", "-0.50", "right", "exactly"),
     ("rollout_take_minus_pass", -0.4, "wrong", "Hint"),
+    ("break_even_20", "1900%", "wrong", "Hint"),  # a pot is no chance: no percentage reading
+    ("break_even_20", 2**1300, "wrong", "Hint"),  # readable, and not printed in full
     ("p28_start", 0.5, "wrong", "Hint"),
     ("p28_start", "0.37", "wrong", "Hint"),
     ("p28_start", "23/44", "wrong", "Hint"),
@@ -572,6 +574,11 @@ def test_odd_objects_never_raise(answer: object) -> None:
         fb = check_answer("p28_start", answer)
     assert fb.status in {"right", "wrong"}
     assert str(fb) and fb._repr_html_()
+
+
+def test_long_answers_are_not_echoed_in_full() -> None:
+    for answer in (2**1300, Fraction(2**1300, 3), "0." + "7" * 190):
+        assert len(check_answer("break_even_20", answer).message) < 400
 
 
 def test_a_str_subclass_is_read_as_its_text() -> None:

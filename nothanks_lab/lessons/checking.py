@@ -122,7 +122,7 @@ def _read(answer: Any) -> _Reading | Feedback | str:
         whole = int(answer)
         if whole.bit_length() > _MAX_BITS:
             return f"a whole number of {whole.bit_length():,} bits {_UNREADABLE}"
-        return _Reading(Fraction(whole), "exact", 0, 0, False, str(whole))
+        return _Reading(Fraction(whole), "exact", 0, 0, False, _short(str(whole)))
     if isinstance(answer, Decimal):
         if not Decimal.is_finite(answer):
             return f"{Decimal.__str__(answer)} is not a finite number; write {_FORMS}."
@@ -134,7 +134,7 @@ def _read(answer: Any) -> _Reading | Feedback | str:
         top, bottom = int(answer.numerator), int(answer.denominator)
         if max(top.bit_length(), bottom.bit_length()) > _MAX_BITS or bottom == 0:
             return f"this fraction {_UNREADABLE}"
-        return _Reading(Fraction(top, bottom), "exact", 0, 0, False, f"{top}/{bottom}")
+        return _Reading(Fraction(top, bottom), "exact", 0, 0, False, _short(f"{top}/{bottom}"))
     if isinstance(answer, np.floating):
         # numpy's str is the shortest text giving back the same number at its own precision.
         number, text = float(answer), str(answer)
@@ -246,7 +246,7 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
             return Feedback(ex.key, "right", f"{shown} matches the exact answer, {verdict[1]}.")
         if verdict is not None:
             return Feedback(ex.key, "close", f"{shown} {verdict[1]}")
-    if r.percent or (ex.probability and 1 < r.value <= 100):
+    if ex.probability and (r.percent or 1 < r.value <= 100):
         # 45 or "45%" for 0.4553: the right chance written as a percentage.
         chance = r._replace(value=r.value / 100, places=r.places + 2)
         if r.form == "exact" and r.value.denominator == 1:  # 73 for 73%: a decimal, 0 places
