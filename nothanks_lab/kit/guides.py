@@ -85,6 +85,7 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     items += [("Worked example in the lesson", key) for key in dict.fromkeys(worked)]
     for label, key in items:
         s = solution(key)
+        accepted = _accepted(key)
         lines += [
             f"### {label}: `{key}`",
             "",
@@ -92,7 +93,8 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
             "",
             f"**Answer.** {s.text}",
             "",
-            f"**Graded by `check_answer`.** {_accepted(key)}; anything else is wrong.",
+            f"**Graded by `check_answer`.** {accepted[0].upper()}{accepted[1:]}; anything else is "
+            "wrong.",
             "",
             f"**Working.** {s.hint}",
         ]

@@ -299,8 +299,7 @@ def _accepted(key: str) -> str:
     exact = _exact(key)
     d = ex.digits
     if exact.denominator == 1:
-        text = f"accepted: {exact.numerator}"
-        return text + (f" (also {exact.numerator}.0)" if d == 0 else "")
+        return f"accepted: {exact.numerator} (also {exact.numerator}.0)"
     scaled = exact * 10**d
     if scaled.denominator == 1:  # a decimal that ends within the places needed
         return f"accepted: {exact} = {_fixed(exact, d)} exactly, in either form"
