@@ -281,15 +281,18 @@ def share_interval(
     the values, or `n`, `total` and `total_sq` as for `mean_interval`.
 
     How: a share ``p`` of ``m`` independent trials has variance ``p(1 - p) / m``, so the
-    per-unit standard error ``se`` (sample variance / n, the design effect included) measures
-    the *effective sample size* ``m = p(1 - p) / se**2``. The interval is the Clopper–Pearson
-    (exact binomial) interval for ``p * m`` successes in ``m`` trials, from scipy's beta
-    quantiles. A value in [0, 1] with mean ``p`` has variance at most ``p(1 - p)``, so ``m`` is
-    at least about ``n``; it is clipped to ``[n, n_trials]`` (`n_trials`: the games behind the
-    share, None for no upper limit), since pairing can make the units look more informative
-    than the trials they hold. When the variance is 0 or ``p`` is 0 or 1 (nothing measured
-    the spread), or below two units, ``m = n``: an all-zero sample of 10 deals gives
-    ``[0, 0.308]``, what 0 successes in 10 trials allow. With 0/1 values this is exactly
+    per-unit standard error ``se`` (``sqrt(sample variance / n)``, the design effect included)
+    measures the *effective sample size* ``m = p(1 - p) / se**2``, scaled by ``(z / t)**2``
+    (normal over Student-t quantile, n - 1 degrees of freedom) so that a few units give the t
+    interval's width. The interval is the Clopper–Pearson (exact binomial) interval for
+    ``p * m`` successes in ``m`` trials, from scipy's beta quantiles. A value in [0, 1] with
+    mean ``p`` has variance at most ``p(1 - p)``, so ``m`` is at least about ``n``; it is
+    clipped to ``[n, n_trials]`` (`n_trials`: an upper limit on the trials, None for none;
+    a tournament gives none, because its balanced seatings make a deal's games negatively
+    correlated, so a share is measured more precisely than by as many independent games).
+    When the variance is 0 or ``p`` is 0 or 1 (nothing measured the spread), or below two
+    units, ``m = n``: an all-zero sample of 10 deals gives ``[0, 0.308]``, what 0 successes in
+    10 trials allow. With 0/1 values this is exactly
     ``proportion_interval(k, n)``; for many units and a share away from 0 and 1 it is close to
     the Student-t interval. Clopper–Pearson rather than Wilson because Wilson's coverage dips
     to about 92.5% at n = 20, p = 0.05.
@@ -309,7 +312,11 @@ def share_interval(
         cap = check_int(n_trials, "n_trials", low=units)
     m = float(units)
     if units >= 2 and 0 < p < 1 and var > 0:
-        m = min(max(p * (1 - p) / (var / units), float(units)), cap)
+        from scipy import stats
+
+        # (z / t)^2: a few units give the t interval's width, not the normal one's.
+        small = (float(stats.norm.ppf(0.5 + level / 2)) / t_quantile(level, units)) ** 2
+        m = min(max(p * (1 - p) / (var / units) * small, float(units)), cap)
     low, high = _beta_ends(p, m, level)
     return Interval(p, low, high, units, level)
 

@@ -45,12 +45,12 @@ def _deal_interval(
 ) -> Interval:
     """One item's mean per game with its interval over deals, from exact per-deal sums.
 
-    A win share (`share`) gets `share_interval` (inside [0, 1], at most the ``n * k`` games
-    behind it as trials); a score gets the Student-t `mean_interval`.
+    A win share (`share`) gets `share_interval` (inside [0, 1], positive width); a score gets
+    the Student-t `mean_interval`.
     """
     total, total_sq = _per_deal(x1, x2, k, unit)
     if share:
-        return share_interval(n=n, total=total, total_sq=total_sq, n_trials=n * k, level=confidence)
+        return share_interval(n=n, total=total, total_sq=total_sq, level=confidence)
     return mean_interval(n=n, total=total, total_sq=total_sq, level=confidence)
 
 
