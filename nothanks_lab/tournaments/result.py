@@ -49,20 +49,15 @@ def _deal_interval(
     the Student-t `mean_interval`.
     """
     total, total_sq = _per_deal(x1, x2, k, unit)
-    if share:
-        return share_interval(n=n, total=total, total_sq=total_sq, level=confidence)
-    return mean_interval(n=n, total=total, total_sq=total_sq, level=confidence)
+    return (share_interval if share else mean_interval)(
+        n=n, total=total, total_sq=total_sq, level=confidence
+    )
 
 
 def _means_and_cis(
-    x1: Sequence[int],
-    x2: Sequence[Sequence[int]],
-    k: Sequence[int],
-    n: int,
-    unit: int,
-    confidence: float,
-    share: bool,
-) -> tuple[np.ndarray, np.ndarray]:
+    x1: Sequence[int], x2: Sequence[Sequence[int]], k: Sequence[int], n: int, unit: int,
+    confidence: float, share: bool,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Means per game and intervals over deals (`_deal_interval`), from exact per-deal sums.
 
     Item ``b``'s per-deal value is ``X_b / (k_b * unit)``; ``x1`` sums ``X_b`` over deals,
