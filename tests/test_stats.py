@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -88,3 +89,212 @@ def test_a_tournament_comparison_is_an_interval_over_its_deals() -> None:
     assert str(c).startswith("MarginalCostBot(threshold=10) - MarginalCostBot(threshold=-40)")
     iv = r.interval("MarginalCostBot(threshold=0)", "mean_score")
     assert (iv.value, iv.low, iv.high) == (r.mean_score[2], *r.score_ci[2])
+
+
+# ------------------------------------------------------------------------ shares: the one rule
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from nothanks_lab.stats import share_difference_interval, share_interval  # noqa: E402
+
+
+def _honest(iv: Interval, low: float = 0.0, high: float = 1.0) -> None:
+    """The contract for a share: ends in [low, high], positive width, the estimate inside."""
+    assert low <= iv.low <= iv.value <= iv.high <= high, iv
+    assert iv.low < iv.high, iv
+
+
+# Per-deal win shares as a tournament makes them: seatings per deal, ties split 1/k.
+_deal_values = st.lists(
+    st.integers(0, 12).map(lambda k: k / 12) | st.sampled_from([0.0, 1.0]), min_size=1, max_size=30
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_deal_values, st.sampled_from([0.8, 0.95, 0.99]))
+def test_share_intervals_of_any_small_sample_are_honest(values: list[float], level: float) -> None:
+    iv = share_interval(values, level=level)
+    _honest(iv)
+    assert iv.n == len(values) and iv.value == pytest.approx(np.mean(values))
+    capped = share_interval(values, n_trials=6 * len(values), level=level)
+    _honest(capped)
+    assert capped.high - capped.low >= iv.high - iv.low - 1e-12  # a cap only widens
+
+
+@settings(max_examples=300, deadline=None)
+@given(_deal_values, _deal_values)
+def test_share_difference_intervals_of_any_small_sample_are_honest(
+    a: list[float], b: list[float]
+) -> None:
+    m = min(len(a), len(b))
+    _honest(paired_interval(a[:m], b[:m], shares=True), -1.0, 1.0)
+
+
+@pytest.mark.parametrize("n", [1, 2, 10, 100])
+def test_all_zero_and_all_one_samples_have_positive_width(n: int) -> None:
+    zero, one = share_interval([0.0] * n), share_interval([1.0] * n)
+    _honest(zero)
+    _honest(one)
+    # Nothing measured the spread: what 0 (or n) successes in n trials allow, Clopper–Pearson.
+    assert zero.high == pytest.approx(proportion_interval(0, n).high, rel=1e-9)
+    assert one.low == pytest.approx(proportion_interval(n, n).low, rel=1e-9)
+    _honest(share_difference_interval([0.0] * n), -1.0, 1.0)
+    _honest(share_difference_interval([1.0] * n), -1.0, 1.0)
+
+
+def test_zero_one_values_give_the_exact_binomial_interval() -> None:
+    rng = np.random.default_rng(8)
+    x = (rng.random(40) < 0.3).astype(float)
+    iv, exact = share_interval(x), proportion_interval(int(x.sum()), 40)
+    assert (iv.low, iv.high) == (pytest.approx(exact.low), pytest.approx(exact.high))
+
+
+def test_many_deals_mid_range_give_nearly_the_t_interval() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.binomial(6, 0.4, size=5000) / 6  # per-deal shares over 6 seatings
+    iv, t = share_interval(x, n_trials=6 * 5000), mean_interval(x)
+    assert iv.value == pytest.approx(t.value)
+    assert iv.low == pytest.approx(t.low, abs=5e-4) and iv.high == pytest.approx(t.high, abs=5e-4)
+    assert iv.half_width == pytest.approx(t.half_width, rel=0.02)
+
+
+def _coverage(p: float, n: int, k: int, reps: int, seed: int) -> float:
+    """Share of `reps` intervals covering `p`: n deals, k correlated seatings each."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(reps):
+        # Block model: each deal has its own chance (beta around p), shared by its seatings.
+        deal_p = rng.beta(2 * p / (1 - p) + 1e-9, 2.0, size=n) if k > 1 else np.full(n, p)
+        values = rng.binomial(k, deal_p) / k
+        hits += share_interval(values, n_trials=n * k).covers(p)
+    return hits / reps
+
+
+@pytest.mark.parametrize(
+    ("p", "n", "k"), [(0.05, 20, 1), (0.02, 30, 1), (0.05, 10, 6), (0.1, 15, 3)]
+)
+def test_small_samples_near_zero_cover_at_least_93_percent(p: float, n: int, k: int) -> None:
+    # 400 replications: a true 95% coverage falls below 93% with chance about 3%;
+    # Wilson at (0.05, 20, 1) covers only 92.5%, which is why the rule is Clopper–Pearson.
+    assert _coverage(p, n, k, 400, seed=11) >= 0.93
+
+
+def test_bernoulli_coverage_is_at_least_nominal_exactly() -> None:
+    # Computed, not simulated: sum the binomial probabilities of the outcomes that cover p.
+    for n in (5, 12, 20, 40):
+        for p in (0.01, 0.05, 0.2, 0.5):
+            cover = sum(
+                stats.binom.pmf(k, n, p)
+                for k in range(n + 1)
+                if share_interval([1.0] * k + [0.0] * (n - k)).covers(p)
+            )
+            assert cover >= 0.95 - 1e-9, (n, p, cover)
+
+
+def test_share_intervals_refuse_what_is_not_a_share() -> None:
+    for call in (
+        lambda: share_interval([0.2, 1.5]),
+        lambda: share_interval([-0.1, 0.5]),
+        lambda: share_interval([]),
+        lambda: share_interval(["a"]),  # type: ignore[list-item]
+        lambda: share_interval(n=2, total=3, total_sq=5),
+        lambda: share_interval([0.5, 0.5], n_trials=1),
+        lambda: share_interval([0.5, 0.5], level=1.5),
+        lambda: share_difference_interval([2.0, 0.0]),
+        lambda: paired_interval([0.5, 2.0], [0.5, 0.5], shares=True),
+        lambda: paired_interval([0.5], [0.5], shares="yes"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(ValueError):
+            call()
+
+
+# ------------------------------------------------------------------------ every producer
+def test_the_issues_tournament_has_honest_share_intervals() -> None:
+    r = nt.tournament(
+        ["random:p_take=0.9,seed=1", "linear", "heuristic"], 3, 30, seed=1, progress=False
+    )
+    assert r.win_share[0] == 0.0  # 0 of 180 games
+    for ci, v in ((r.win_share_ci, r.win_share), (r.seat_win_share_ci, r.seat_win_share)):
+        for (lo, hi), x in zip(ci, v, strict=True):
+            _honest(Interval(float(x), float(lo), float(hi), 30))
+    assert r.win_share_ci[0, 1] > 0.05  # 30 deals cannot rule out a share of 5%
+    for b in range(3):
+        _honest(r.interval(b))
+    _honest(r.compare(0, 1), -1.0, 1.0)
+    _honest(r.compare(1, 1), -1.0, 1.0)  # a bot against itself: 0, yet not [0, 0]
+    pw = r.pairwise()
+    off = ~np.eye(3, dtype=bool)
+    assert (pw.low[off] >= 0).all() and (pw.high[off] <= 1).all()
+    assert (pw.low[off] < pw.high[off]).all()
+    assert ((pw.low <= pw.share) & (pw.share <= pw.high))[off].all()
+    assert "[0.0000, 0.0000]" not in str(r)
+
+
+def test_a_single_deal_and_identical_bots_still_get_share_intervals() -> None:
+    one = nt.tournament(["marginal", "linear", "heuristic"], 3, 1, seed=2, progress=False)
+    twins = nt.tournament(["marginal"] * 3, 3, 20, seed=2, progress=False)
+    for r in (one, twins):
+        for (lo, hi), x in zip(r.win_share_ci, r.win_share, strict=True):
+            _honest(Interval(float(x), float(lo), float(hi), r.n_deals))
+    assert np.isnan(one.score_ci).all()  # a score needs two deals for a t interval
+
+
+def test_a_tiny_league_has_honest_share_intervals(tmp_path: Path) -> None:
+    from nothanks_lab import league
+
+    (tmp_path / "greedy.py").write_text(
+        "import nothanks_lab as nt\n\n\ndef act(view):\n    return nt.Action.TAKE\n"
+    )
+    entries = league.collect_bots(tmp_path, seed=3)
+    played = league.run_league(entries, n_games=3, seed=3, progress=False)
+    for (lo, hi), x in zip(played.win_share_ci, played.win_share, strict=True):
+        _honest(Interval(float(x), float(lo), float(hi), 3))
+    assert any(r["win_share"] == 0.0 for r in played.leaderboard())
+
+
+def test_sweeps_and_tuning_report_honest_share_intervals() -> None:
+    swept = nt.sweep(
+        "marginal", {"threshold": [-40, 10]}, "heuristic", 3, 4, seed=1, progress=False
+    )
+    for row in swept.to_records():
+        _honest(Interval(row["win_share"], row["win_share_low"], row["win_share_high"], 4))
+
+
+@pytest.mark.parametrize("n", [1, 3, 10])
+def test_the_probability_twins_at_tiny_n_are_honest(n: int) -> None:
+    from nothanks_lab import probability as pr
+
+    for cards in ([3], [3, 4, 5, 6, 7, 8]):  # likely, and a long run: often all zero
+        _honest(pr.mc_p_all_in_play(cards, n=n, seed=1))
+
+
+def test_rollout_win_chances_and_their_differences_are_honest() -> None:
+    from nothanks_lab import analysis as an
+
+    # 35 for nothing against MarginalCostBots: a Take all but never wins.
+    ev = an.evaluate_position(an.position_view(35, 0), n=20, seed=1)
+    for m in ev.moves().values():
+        _honest(m.win)
+        assert "[0%, 0%]" not in str(m)
+    assert ev.win_diff is not None
+    _honest(ev.win_diff, -1.0, 1.0)
+    cv = an.chip_value(3, extra_chips=(0, 2), n_games=10, seed=1)
+    for key in cv.win:
+        _honest(cv.win[key])
+        _honest(cv.win_change[key], -1.0, 1.0)
+
+
+def test_a_review_of_a_short_round_reports_honest_win_chances() -> None:
+    from nothanks_lab.engine import Game
+    from nothanks_lab.play import play_out
+    from nothanks_lab.review import review
+
+    game = play_out(Game(3, seed=4), [nt.bots.make_bot("marginal")] * 3)
+    rv = review(game, 0, n=12, seed=2)
+    for m in rv.moves:
+        for mv in (m.take, m.no_thanks):
+            if mv is not None:
+                _honest(mv.win)
+        if m.action is not m.best:  # the better move's cost is 0 by definition, not measured
+            assert -1.0 <= m.win_cost.low < m.win_cost.high <= 1.0
+    assert any(m.action is not m.best for m in rv.moves) or rv.choices == 0

@@ -150,23 +150,31 @@ def test_identical_bots_share_wins_equally_with_intervals_covering_one_over_p() 
 
 
 @pytest.mark.parametrize("p", [3, 5])
-def test_intervals_are_t_intervals_over_per_deal_averages(p: int) -> None:
+def test_intervals_are_over_per_deal_averages(p: int) -> None:
+    # Scores: Student t over the per-deal averages. Win shares: the package's share interval
+    # of the same per-deal averages (inside [0, 1]), close to their t interval.
+    from nothanks_lab.stats import share_interval
+
     policies = [MarginalCostBot(t) for t in (10, 0, 4, -3, 20)[:p]]
     r = tournament(policies, n_games=250 if p == 3 else 60, seed=5, chunk_size=23)
     win, score = per_deal_values(r, policies, 5)
     for b in range(3):
-        for values, mean, ci in (
-            (win[:, b], r.win_share[b], r.win_share_ci[b]),
-            (score[:, b], r.mean_score[b], r.score_ci[b]),
-        ):
-            assert mean == pytest.approx(values.mean(), rel=1e-12)
-            low, high = stats.t.interval(0.95, len(values) - 1, values.mean(), stats.sem(values))
-            assert ci == pytest.approx([low, high], rel=1e-9)
+        assert r.win_share[b] == pytest.approx(win[:, b].mean(), rel=1e-12)
+        iv = share_interval(win[:, b])
+        assert r.win_share_ci[b] == pytest.approx([iv.low, iv.high], rel=1e-9)
+        assert 0 <= iv.low < r.win_share[b] < iv.high <= 1
+        w = win[:, b]
+        t_low, t_high = stats.t.interval(0.95, len(w) - 1, w.mean(), stats.sem(w))
+        assert iv.half_width == pytest.approx((t_high - t_low) / 2, rel=0.1)
+        values = score[:, b]
+        assert r.mean_score[b] == pytest.approx(values.mean(), rel=1e-12)
+        low, high = stats.t.interval(0.95, len(values) - 1, values.mean(), stats.sem(values))
+        assert r.score_ci[b] == pytest.approx([low, high], rel=1e-9)
     c = r.compare(0, 1)
     d = win[:, 0] - win[:, 1]
     assert c.diff == pytest.approx(d.mean(), rel=1e-12)
     assert [c.low, c.high] == pytest.approx(
-        stats.t.interval(0.95, len(d) - 1, d.mean(), stats.sem(d)), rel=1e-9
+        np.clip(stats.t.interval(0.95, len(d) - 1, d.mean(), stats.sem(d)), -1, 1), rel=1e-9
     )
     c = r.compare("MarginalCostBot(threshold=4)", 1, metric="mean_score")
     d = score[:, 2] - score[:, 1]
@@ -229,9 +237,12 @@ def test_seed_none_is_recorded_and_reruns() -> None:
     assert a.to_records() == b.to_records()
 
 
-def test_single_deal_has_no_interval() -> None:
+def test_single_deal_has_a_share_interval_but_no_score_interval() -> None:
     r = tournament(["marginal", "marginal:threshold=0", "marginal:threshold=3"], n_games=1, seed=1)
-    assert np.isnan(r.win_share_ci).all() and "n/a" in str(r)
+    # A share of one deal is still bounded (what 1 trial allows); a t interval needs two.
+    assert np.isnan(r.score_ci).all() and "n/a" in str(r)
+    lo, hi = r.win_share_ci.T
+    assert ((0 <= lo) & (lo <= r.win_share) & (r.win_share <= hi) & (hi <= 1) & (lo < hi)).all()
 
 
 # ------------------------------------------------------------------------ tables
@@ -341,9 +352,15 @@ def test_sweep_uses_common_deals_and_matches_head_to_head() -> None:
     s = sweep("marginal", {"threshold": [-40, 0, 10]}, "marginal:threshold=10", 3, 80, seed=2)
     rec = s.to_records()
     assert [x["threshold"] for x in rec] == [-40, 0, 10]
-    # The point equal to the opponents ties them on every deal: exactly 1/P, zero width.
+    # The point equal to the opponents ties them on every deal: exactly 1/P. Nothing measured a
+    # spread, so the interval is what 80 deals as single trials allow: around 1/P, never [1/P, 1/P].
+    from nothanks_lab.stats import proportion_interval
+
     assert rec[2]["win_share"] == pytest.approx(1 / 3)
-    assert rec[2]["win_share_low"] == pytest.approx(1 / 3)
+    lo, hi = rec[2]["win_share_low"], rec[2]["win_share_high"]
+    assert lo < 1 / 3 < hi and hi - lo > 0.1
+    wide = proportion_interval(27, 80)  # about a third of 80 trials
+    assert hi - lo == pytest.approx(wide.high - wide.low, rel=0.05)
     assert s.best() == {"threshold": 10}
     assert s.best("mean_score") == {"threshold": 10}
     h = head_to_head("marginal:threshold=0", "marginal:threshold=10", 3, 80, seed=2)

@@ -153,7 +153,7 @@ def chip_value(
             score[(p, e)] = _mean_estimate(sc)
             win[(p, e)] = _proportion_estimate(w)
             score_change[(p, e)] = paired_interval(sc, results[0][0])
-            win_change[(p, e)] = paired_interval(w, results[0][1])
+            win_change[(p, e)] = paired_interval(w, results[0][1], shares=True)
     return ChipValue(
         n_players=counts,
         extra_chips=extras,

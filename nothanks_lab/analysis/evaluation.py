@@ -22,6 +22,7 @@ import numpy as np
 from ..engine import Action, Game, SeedLike
 from ..play import policy_name
 from ..probability import Estimate
+from ..render.tables import fmt_share
 from ..rules import Rules
 from ..stats import paired_interval
 from ..validate import check_int, check_rules, check_sequence, is_int
@@ -61,7 +62,7 @@ class MoveValue:
         s, w = self.score, self.win
         return (
             f"{self.action}: score {s.value:.2f} [{s.low:.2f}, {s.high:.2f}], "
-            f"win {w.value:.0%} [{w.low:.0%}, {w.high:.0%}]"
+            f"win {fmt_share(w.value, w.low, w.high)}"
         )
 
 
@@ -234,7 +235,9 @@ def evaluate_position(
         t, p = all_scores[True], all_scores[False]
         score_diff = paired_interval(t[:, seat], p[:, seat])
         win_diff = paired_interval(
-            _winners(t, seat).astype(np.float64), _winners(p, seat).astype(np.float64)
+            _winners(t, seat).astype(np.float64),
+            _winners(p, seat).astype(np.float64),
+            shares=True,
         )
     names = sorted({policy_name(p) for p in table})
     return PositionEvaluation(

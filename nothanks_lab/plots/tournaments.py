@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..render.tables import fmt_share
 from .common import EXACT_COLOR, _column, _error_y, _records, _style
 
 
@@ -167,7 +168,7 @@ def plot_pairwise(result: Any) -> go.Figure:
         [
             ""
             if np.isnan(share[a, b])
-            else f"{share[a, b]:.0%}<br>[{pw.low[a, b]:.0%}, {pw.high[a, b]:.0%}]"
+            else fmt_share(share[a, b], pw.low[a, b], pw.high[a, b]).replace(" [", "<br>[", 1)
             for b in range(len(names))
         ]
         for a in range(len(names))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import runs
 from .cards import _CELL, YOUR_TURN_BG
+from .tables import fmt_share
 
 if TYPE_CHECKING:
     from ..analysis import PositionEvaluation
@@ -137,7 +138,8 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
         rows.append(
             f"<tr><td style='{_CELL}'><b>{move.action}</b></td>"
             f"<td style='{_CELL}'>{s.value:.1f} <small>[{s.low:.1f}, {s.high:.1f}]</small></td>"
-            f"<td style='{_CELL}'>{w.value:.0%} <small>[{w.low:.0%}, {w.high:.0%}]</small></td>"
+            f"<td style='{_CELL}'>{fmt_share(w.value, w.low, w.high).replace(' [', ' <small>[', 1)}"
+            "</small></td>"
             "</tr>"
         )
     d = ev.score_diff

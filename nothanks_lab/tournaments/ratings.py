@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..render.tables import fmt_interval, text_table
-from ..stats import t_quantile
+from ..stats import share_interval
 
 
 @dataclass(frozen=True, eq=False)
@@ -19,8 +19,8 @@ class Pairwise:
 
     ``share[a, b]``: the share of those games in which ``a`` finished with a lower score than
     ``b``, a tie counting one half (so ``share[a, b] + share[b, a] == 1``); NaN where the two
-    never met and on the diagonal. ``low``/``high``: its confidence interval (Student-t over
-    deals, the independent units).
+    never met and on the diagonal. ``low``/``high``: its confidence interval over deals, the
+    independent units (`nothanks_lab.stats.share_interval`: inside [0, 1], positive width).
     """
 
     names: tuple[str, ...]
@@ -30,6 +30,8 @@ class Pairwise:
     games: np.ndarray
     """int[bots, bots]: games in which both sat."""
     confidence: float
+    se: np.ndarray | None = None
+    """float[bots, bots]: standard error of `share` over deals (NaN below two deals)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,18 +114,24 @@ def pairwise_record(
     `meets[a, b]` counts the games per deal in which ``a`` and ``b`` both sat; `beat` sums
     over deals twice the games ``a`` finished below ``b`` plus the ties, `beat2` its squares.
     """
-    z1 = np.array(beat, dtype=np.float64)
-    z2 = np.array(beat2, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        unit = 2.0 * meets
-        share = z1 / (n * unit)
-        if n >= 2:
-            var = (n * z2 - z1**2) / (n * (n - 1) * unit**2)
-            half = t_quantile(confidence, n) * np.sqrt(np.maximum(var, 0) / n)
-        else:
-            half = np.full_like(share, math.nan)
-    share[meets == 0] = math.nan
-    return Pairwise(names, share, share - half, share + half, meets * n, confidence)
+    from fractions import Fraction
+
+    n_bots = len(names)
+    share, low, high, se = (np.full((n_bots, n_bots), math.nan) for _ in range(4))
+    for a in range(n_bots):
+        for b in range(n_bots):
+            m = int(meets[a, b])
+            if a == b or m == 0:
+                continue
+            unit = 2 * m  # per deal: beat / (2 * meets) is a share in [0, 1]
+            total = Fraction(int(beat[a][b]), unit)
+            total_sq = Fraction(int(beat2[a][b]), unit * unit)
+            iv = share_interval(n=n, total=total, total_sq=total_sq, level=confidence)
+            share[a, b], low[a, b], high[a, b] = iv.value, iv.low, iv.high
+            if n >= 2:
+                var = float((n * total_sq - total * total) / (n * (n - 1)))
+                se[a, b] = math.sqrt(max(var, 0.0) / n)
+    return Pairwise(names, share, low, high, meets * n, confidence, se)
 
 
 def fit_ratings(pw: Pairwise, n_deals: int, ref: int | None, *, n_boot: int, seed: int) -> Ratings:
@@ -141,7 +149,7 @@ def fit_ratings(pw: Pairwise, n_deals: int, ref: int | None, *, n_boot: int, see
     high = np.full_like(rating, math.nan)
     if n_boot > 0 and n_deals >= 2:
         rng = np.random.default_rng(seed)
-        se = (pw.high - pw.low) / (2 * t_quantile(pw.confidence, n_deals))
+        se = pw.se if pw.se is not None else np.zeros_like(games)
         upper = np.triu(games > 0, 1)
         p = np.clip(
             rng.normal(np.nan_to_num(pw.share), np.nan_to_num(se), size=(n_boot, *games.shape)),

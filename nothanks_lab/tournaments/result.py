@@ -17,7 +17,7 @@ import numpy as np
 
 from ..render.tables import fmt_interval, html_table, text_table
 from ..rules import Rules
-from ..stats import Interval, mean_interval
+from ..stats import Interval, mean_interval, share_difference_interval, share_interval
 from ..validate import check_int, is_int
 from .frames import _frame, _tuples
 from .ratings import Pairwise, Ratings, fit_ratings, pairwise_record
@@ -40,15 +40,25 @@ def _per_deal(x1: int, x2: int, k: int, unit: int) -> tuple[Fraction, Fraction]:
     return Fraction(x1, k * unit), Fraction(x2, (k * unit) ** 2)
 
 
+def _deal_interval(
+    x1: int, x2: int, k: int, n: int, unit: int, confidence: float, share: bool
+) -> Interval:
+    """One item's mean per game with its interval over deals, from exact per-deal sums.
+
+    A win share (`share`) gets `share_interval` (inside [0, 1], positive width); a score gets
+    the Student-t `mean_interval`.
+    """
+    total, total_sq = _per_deal(x1, x2, k, unit)
+    return (share_interval if share else mean_interval)(
+        n=n, total=total, total_sq=total_sq, level=confidence
+    )
+
+
 def _means_and_cis(
-    x1: Sequence[int],
-    x2: Sequence[Sequence[int]],
-    k: Sequence[int],
-    n: int,
-    unit: int,
-    confidence: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Means per game and Student-t intervals over deals, from exact per-deal sums.
+    x1: Sequence[int], x2: Sequence[Sequence[int]], k: Sequence[int], n: int, unit: int,
+    confidence: float, share: bool,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Means per game and intervals over deals (`_deal_interval`), from exact per-deal sums.
 
     Item ``b``'s per-deal value is ``X_b / (k_b * unit)``; ``x1`` sums ``X_b`` over deals,
     ``x2[b][b]`` sums its squares.
@@ -56,8 +66,7 @@ def _means_and_cis(
     means = np.empty(len(x1))
     cis = np.empty((len(x1), 2))
     for b in range(len(x1)):
-        total, total_sq = _per_deal(x1[b], x2[b][b], k[b], unit)
-        iv = mean_interval(n=n, total=total, total_sq=total_sq, level=confidence)
+        iv = _deal_interval(x1[b], x2[b][b], k[b], n, unit, confidence, share)
         means[b], cis[b] = iv.value, (iv.low, iv.high)
     return means, cis
 
@@ -189,9 +198,8 @@ class TournamentResult:
             y1, y2, unit = self.sums.seat_win, self.sums.seat_win2, WIN_UNIT
         else:
             y1, y2, unit = self.sums.seat_score, self.sums.seat_score2, 1
-        return _means_and_cis(
-            y1, y2, [self.seatings_per_deal] * len(y1), self.n_deals, unit, self.confidence
-        )
+        k = [self.seatings_per_deal] * len(y1)
+        return _means_and_cis(y1, y2, k, self.n_deals, unit, self.confidence, metric == "win_share")
 
     @property
     def mean_decisions(self) -> float:
@@ -219,7 +227,8 @@ class TournamentResult:
         """Paired difference of two bots' per-deal values (``a - b``) with its interval.
 
         Both bots played the same deals, so the interval is much tighter than one built
-        from two separate intervals.
+        from two separate intervals. Student t over deals; a win-share difference is kept
+        inside [-1, 1] with positive width (`nothanks_lab.stats.share_difference_interval`).
         """
         ia, ib = self.index(a), self.index(b)
         x1, x2, unit = self._raw(metric)
@@ -228,7 +237,8 @@ class TournamentResult:
         sa, sqa = _per_deal(x1[ia], x2[ia][ia], ka, unit)
         sb, sqb = _per_deal(x1[ib], x2[ib][ib], kb, unit)
         cross = Fraction(x2[ia][ib], ka * kb * unit * unit)
-        iv = mean_interval(
+        make = share_difference_interval if metric == "win_share" else mean_interval
+        iv = make(
             n=self.n_deals,
             total=sa - sb,
             total_sq=sqa + sqb - 2 * cross,
@@ -250,8 +260,9 @@ class TournamentResult:
         """
         b = self.index(bot)
         x1, x2, unit = self._raw(metric)
-        total, total_sq = _per_deal(x1[b], x2[b][b], int(self.seats_per_deal[b]), unit)
-        return mean_interval(n=self.n_deals, total=total, total_sq=total_sq, level=self.confidence)
+        k = int(self.seats_per_deal[b])
+        share = metric == "win_share"
+        return _deal_interval(x1[b], x2[b][b], k, self.n_deals, unit, self.confidence, share)
 
     def _raw(self, metric: str) -> tuple[list[int], list[list[int]], int]:
         if metric == "win_share":
@@ -269,7 +280,8 @@ class TournamentResult:
     def _means_cis(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
         x1, x2, unit = self._raw(metric)
         k = [int(c) for c in self.seats_per_deal]
-        return _means_and_cis(x1, x2, k, self.n_deals, unit, self.confidence)
+        share = metric == "win_share"
+        return _means_and_cis(x1, x2, k, self.n_deals, unit, self.confidence, share)
 
     # ---------------------------------------------------------------- structure
     def _meets(self) -> np.ndarray:
