@@ -326,12 +326,42 @@ def test_nbgrader_source_cells(kit_dir: Path) -> None:
             assert 'status == "right"' in source(test)
 
 
+# A teacher's PATH: the system folders, without the venv's bin/ (which holds alembic).
+TEACHER_PATH = os.pathsep.join(
+    d
+    for d in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+    if d and Path(d).resolve() != BIN.resolve() and not (Path(d) / "alembic").exists()
+)
+
+
+def test_the_course_config_puts_the_venvs_bin_on_path_for_nbgrader(kit_dir: Path) -> None:
+    """nbgrader runs `alembic` by name: its config file must make the venv's bin/ findable."""
+    config = kit_dir / "nbgrader" / "nbgrader_config.py"
+    probe = (
+        "import os, shutil, runpy\n"
+        "runpy.run_path(os.environ['CONFIG'], init_globals={'get_config': lambda: "
+        "__import__('traitlets.config', fromlist=['Config']).Config()})\n"
+        "print(shutil.which('alembic'))"
+    )
+    env = {**os.environ, "PATH": TEACHER_PATH, "CONFIG": str(config)}
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                       timeout=60, check=False)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    found = p.stdout.strip()
+    if not (BIN / "alembic").exists():
+        pytest.skip("alembic (nbgrader's dependency) is not installed")
+    assert found != "None" and Path(found).parent.resolve() == BIN.resolve()
+
+
 def _nbgrader(*args: str, cwd: Path) -> Any:
     if shutil.which("nbgrader", path=str(BIN)) is None:
         if in_ci():
             pytest.fail("nbgrader is not installed under CI (it is in the test extra)")
         pytest.skip("nbgrader is not installed (pip install nbgrader)")
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    # As a teacher runs it: `.venv/bin/nbgrader ...` with the venv's bin/ NOT on PATH (nbgrader
+    # runs `alembic` by name; the course's nbgrader_config.py must make that work).
+    env = {**os.environ, "PATH": TEACHER_PATH}
+    assert shutil.which("alembic", path=TEACHER_PATH) is None  # else the test proves nothing
     return subprocess.run(
         [str(BIN / "nbgrader"), *args],
         cwd=cwd,
