@@ -115,13 +115,15 @@ def _quiz_01() -> Quiz:
 
 def _quiz_02() -> Quiz:
     p = probability
+    r = Rules()
     seen = list(range(3, 13))
+    unseen = r.n_cards - len(seen)
     q = (
         Question(
             "At the start of a round, what is the chance that the card 29 is in play "
             "(not among the 9 removed)? Give a fraction.",
             _exact(p.p_all_in_play([29])),
-            "24 of the 33 cards are in play: 24/33.",
+            f"{r.n_in_play} of the {r.n_cards} cards are in play: {r.n_in_play}/{r.n_cards}.",
         ),
         Question(
             "At the start of a round, what is the chance that both 20 and 21 are in play?",
@@ -132,7 +134,8 @@ def _quiz_02() -> Quiz:
             "The cards 3 to 12 have been turned face up; 30 has not appeared. What is the "
             "chance that 30 is still to come (in play)?",
             _exact(p.p_all_in_play([30], seen=seen)),
-            "23 cards unseen, 9 of them removed, so 14 of 23 are still to come: 14/23.",
+            f"{unseen} cards unseen, {r.n_removed} of them removed, so {unseen - r.n_removed} "
+            f"of {unseen} are still to come.",
         ),
         Question(
             "At the start of a round, what is the chance that none of 33, 34, 35 is removed?",
