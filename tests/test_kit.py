@@ -8,6 +8,7 @@ real ``nbgrader`` in a subprocess: skipped locally when it is missing, required 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -326,12 +327,42 @@ def test_nbgrader_source_cells(kit_dir: Path) -> None:
             assert 'status == "right"' in source(test)
 
 
+# A teacher's PATH: the system folders, without the venv's bin/ (which holds alembic).
+TEACHER_PATH = os.pathsep.join(
+    d
+    for d in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+    if d and Path(d).resolve() != BIN.resolve() and not (Path(d) / "alembic").exists()
+)
+
+
+def test_the_course_config_puts_the_venvs_bin_on_path_for_nbgrader(kit_dir: Path) -> None:
+    """nbgrader runs `alembic` by name: its config file must make the venv's bin/ findable."""
+    config = kit_dir / "nbgrader" / "nbgrader_config.py"
+    probe = (
+        "import os, shutil, runpy\n"
+        "runpy.run_path(os.environ['CONFIG'], init_globals={'get_config': lambda: "
+        "__import__('traitlets.config', fromlist=['Config']).Config()})\n"
+        "print(shutil.which('alembic'))"
+    )
+    env = {**os.environ, "PATH": TEACHER_PATH, "CONFIG": str(config)}
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                       timeout=60, check=False)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    found = p.stdout.strip()
+    if not (BIN / "alembic").exists():
+        pytest.skip("alembic (nbgrader's dependency) is not installed")
+    assert found != "None" and Path(found).parent.resolve() == BIN.resolve()
+
+
 def _nbgrader(*args: str, cwd: Path) -> Any:
     if shutil.which("nbgrader", path=str(BIN)) is None:
         if in_ci():
             pytest.fail("nbgrader is not installed under CI (it is in the test extra)")
         pytest.skip("nbgrader is not installed (pip install nbgrader)")
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    # As a teacher runs it: `.venv/bin/nbgrader ...` with the venv's bin/ NOT on PATH (nbgrader
+    # runs `alembic` by name; the course's nbgrader_config.py must make that work).
+    env = {**os.environ, "PATH": TEACHER_PATH}
+    assert shutil.which("alembic", path=TEACHER_PATH) is None  # else the test proves nothing
     return subprocess.run(
         [str(BIN / "nbgrader"), *args],
         cwd=cwd,
@@ -447,3 +478,113 @@ def test_a_guides_timings_are_a_markdown_table() -> None:
     md = kit.guide_markdown("01_play", nb)
     rows = [f"| {m} | {a} |" for m, a in kit.LESSON_NOTES["01_play"].timings]
     assert "\n".join(["| minutes | activity |", "|---|---|", *rows]) in md
+
+
+# ------------------------------------------------------------------ index, rules sheet, quizzes
+def test_the_course_holds_exactly_the_lessons_with_exercises(kit_dir: Path) -> None:
+    with_exercises = {s for s in LESSONS if kit.exercise_cells(read(NOTEBOOKS / f"{s}.ipynb"))}
+    in_course = {p.name for p in (kit_dir / "nbgrader" / "source").iterdir()}
+    assert in_course == with_exercises
+    index = (kit_dir / "README.md").read_text()
+    course_line = index.split("an nbgrader course holding every lesson with exercises:")[1]
+    for stem in LESSONS:
+        named_in = course_line.split("Not in it:")[0] if stem in with_exercises else course_line
+        assert f"`{stem}`" in named_in, stem
+    assert "teacher/rules_sheet.html" in index and "/.venv/bin/nbgrader" in index
+    assert (kit_dir / "index.html").read_text().count("<li>") >= len(LESSONS)
+
+
+def test_the_rules_sheet_states_the_rules_and_scores_its_example(kit_dir: Path) -> None:
+    from nothanks_lab.kit import rules_sheet
+
+    page = (kit_dir / "teacher" / "rules_sheet.html").read_text()
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "3 to 35" in text and "9 cards are taken out at random" in text
+    for players, chips in (("3–5 players", 11), ("6 players", 9), ("7 players", 7)):
+        assert f"{players} | {chips} chips" in rules_sheet.rules_sheet_markdown()
+    # the worked example, scored independently: runs of consecutive cards count their lowest
+    hand, chips = sorted(rules_sheet.EXAMPLE_HAND), rules_sheet.EXAMPLE_CHIPS
+    lows = [c for c in hand if c - 1 not in hand]
+    assert f"{' + '.join(map(str, lows))} = {sum(lows)}" in text
+    assert f"{sum(lows)} − {chips} =\n{sum(lows) - chips}" in text
+    assert "http" not in page
+    pdf = kit_dir / "teacher" / "rules_sheet.pdf"
+    why = kit.pdf_unavailable()
+    if why is not None:
+        pytest.skip(why)
+    data = pdf.read_bytes()
+    assert data[:5] == b"%PDF-"
+    assert len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data)) == 1  # one A4 page
+    assert rules_sheet.pdf_pages(pdf) == 1
+
+
+def _tiny_run_counts(low: int, high: int, removed: int) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    cards = range(low, high + 1)
+    for out in itertools.combinations(cards, removed):
+        kept = [c for c in cards if c not in out]
+        r = sum(1 for c in kept if c - 1 not in kept)
+        counts[r] = counts.get(r, 0) + 1
+    return counts
+
+
+def test_quiz_answers_recomputed_independently() -> None:
+    from math import comb
+
+    from nothanks_lab.kit import quizzes
+
+    def answers(stem: str) -> list[Any]:
+        return [q.answer for q in quizzes.quiz(stem).questions]
+
+    total = comb(33, 9)
+    p02 = answers("02_chances_under_removed_cards")
+    assert p02 == [
+        Fraction(comb(32, 9), total),
+        Fraction(comb(31, 9), total),
+        Fraction(23 - 9, 23),  # cards 3..12 seen: 23 unseen, 9 of them removed
+        Fraction(comb(30, 9), total),
+        Fraction(3 * comb(30, 8), total),
+    ]
+    counts = _tiny_run_counts(1, 5, 2)
+    ways = sum(counts.values())
+    p03 = answers("03_runs_exact_vs_simulated")
+    assert p03[1:] == [
+        ways,
+        Fraction(counts[1], ways),
+        Fraction(counts[2], ways),
+        Fraction(sum(r * n for r, n in counts.items()), ways),
+    ]
+    assert p03[0] == 3  # 3-4-5, 9-10, 20
+    assert answers("01_play")[:3] == [5 + 12 + 20 - 4, 30 + 33, 25 - (25 + 27) - 3]
+    assert answers("04_chip_value")[:4] == [22 - 5, 23 - 48 - 2, 20, 0]
+    assert answers("07_bot_lab")[:2] == [50, Fraction(3, 10)]
+
+
+@pytest.mark.parametrize("stem", sorted(set(LESSONS)))
+def test_each_class_lesson_has_a_paper_quiz_and_key(kit_dir: Path, stem: str) -> None:
+    from nothanks_lab.kit import quizzes
+
+    sheet = kit_dir / "teacher" / f"quiz_{stem}.html"
+    if stem not in quizzes.QUIZZES:
+        assert not sheet.exists()
+        assert stem in {"06_perfect_play", "08_bot_lab_for_analysts"}  # enrichment: no quiz
+        return
+    q = quizzes.quiz(stem)
+    assert 4 <= len(q.questions) <= 6
+    students = (kit_dir / "teacher" / f"quiz_{stem}.md").read_text()
+    key = (kit_dir / "teacher" / f"quiz_{stem}_key.md").read_text()
+    assert sheet.is_file() and (kit_dir / "teacher" / f"quiz_{stem}_key.html").is_file()
+    assert "Answer:**" not in students and students.count("Answer: ____") == len(q.questions)
+    for question in q.questions:
+        assert question.text in students and question.text in key
+        assert f"**Answer:** {question.answer_text}." in key
+        if isinstance(question.answer, Fraction) and question.answer.denominator > 1:
+            assert str(question.answer) not in students
+    assert f"quiz_{stem}.html" in (kit_dir / "README.md").read_text()
+
+
+def test_an_unknown_quiz_is_a_value_error() -> None:
+    from nothanks_lab.kit import quizzes
+
+    with pytest.raises(ValueError, match="stem '99_nope': no quiz"):
+        quizzes.quiz("99_nope")

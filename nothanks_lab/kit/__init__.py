@@ -7,16 +7,18 @@ left unanswered), ``teacher/`` (a guide per lesson in Markdown and HTML: goals, 
 ``handouts/`` (each student notebook executed and exported as one self-contained HTML page,
 plotly.js inline, images embedded, nothing fetched from a CDN; a PDF beside it) and
 ``nbgrader/`` (an nbgrader course's ``source/`` folder with solution and autograded test
-cells). The per-lesson teaching notes are data in :data:`LESSON_NOTES`; the answers are
-computed by :mod:`nothanks_lab.lessons` at export time, never typed in. ``nothanks-lab
-lessons export DIR`` runs it from the command line.
+cells, for every lesson with exercises), plus a one-page rules sheet and a paper quiz with its
+answer key per class lesson in ``teacher/``. The per-lesson teaching notes are data in
+:data:`LESSON_NOTES`; the answers are computed by :mod:`nothanks_lab.lessons` at export time,
+never typed in. ``nothanks-lab lessons export DIR`` runs it from the command line.
 
 The package by concept: :mod:`~nothanks_lab.kit.notes` (the teaching notes and formulas, as
 data), :mod:`~nothanks_lab.kit.notebooks` (finding the lessons, their exercise cells, the
 student copies), :mod:`~nothanks_lab.kit.solutions` (an exercise's answer for the teacher),
 :mod:`~nothanks_lab.kit.guides` (the teacher's guides), :mod:`~nothanks_lab.kit.nbgrader_course`
-(the nbgrader course), :mod:`~nothanks_lab.kit.handouts` (HTML and PDF handouts) and
-:mod:`~nothanks_lab.kit.build` (:func:`export`, the whole kit).
+(the nbgrader course), :mod:`~nothanks_lab.kit.handouts` (HTML and PDF handouts),
+:mod:`~nothanks_lab.kit.rules_sheet` (the rules on one page), :mod:`~nothanks_lab.kit.quizzes`
+(the paper quizzes) and :mod:`~nothanks_lab.kit.build` (:func:`export`, the whole kit).
 """
 
 from __future__ import annotations

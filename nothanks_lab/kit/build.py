@@ -20,6 +20,8 @@ from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
 from .nbgrader_course import _NBGRADER_CONFIG, nbgrader_notebook
 from .notebooks import _lesson_paths, _read, exercise_cells, find_notebooks, student_notebook
 from .notes import FORMULAS, LESSON_NOTES, PERIOD_MINUTES
+from .quizzes import QUIZZES, quiz, quiz_markdown
+from .rules_sheet import pdf_pages, rules_sheet_html
 
 __all__ = ["KitReport", "export"]
 
@@ -127,24 +129,54 @@ def export(
             except HandoutError as e:
                 raise HandoutError(f"{stem}: {e}") from e.__cause__
             _write(root / "handouts" / f"{stem}.html", page, report)
+        if stem in QUIZZES:
+            q = quiz(stem)
+            for suffix, key in (("", False), ("_key", True)):
+                md = quiz_markdown(q, key=key)
+                _write(root / "teacher" / f"quiz_{stem}{suffix}.md", md, report)
+                _write(
+                    root / "teacher" / f"quiz_{stem}{suffix}.html", guide_html(md, q.title), report
+                )
+    sheet = root / "teacher" / "rules_sheet.html"
+    _write(sheet, rules_sheet_html(), report)
     pages = [p for p in report.files if p.parent.name == "handouts"]
-    if pdf and pages:
+    if pdf:
         why = pdf_unavailable()
         if why:
-            report.warnings.append(f"no PDF handouts: {why}")
+            report.warnings.append(f"no PDF handouts or rules sheet: {why}")
         else:
-            say(f"printing {len(pages)} handout(s) to PDF")
-            report.files += print_pdfs(pages)
-    if any(p.parts[-3] == "source" for p in report.files if len(p.parts) >= 3):
+            say(f"printing the rules sheet and {len(pages)} handout(s) to PDF")
+            report.files += print_pdfs([sheet, *pages])
+            n = pdf_pages(sheet.with_suffix(".pdf"))
+            if n != 1:
+                report.warnings.append(f"the rules sheet's PDF has {n} pages, not 1")
+    course = sorted(
+        p.parts[-2] for p in report.files if len(p.parts) >= 3 and p.parts[-3] == "source"
+    )
+    if course:
         _write(root / "nbgrader" / "nbgrader_config.py", _NBGRADER_CONFIG, report)
-    _write(root / "README.md", _kit_readme(paths, handout_stems), report)
+    readme = _kit_readme(paths, handout_stems, course)
+    _write(root / "README.md", readme, report)
+    _write(root / "index.html", guide_html(readme, "No Thanks! lessons: teacher's kit"), report)
     for w in report.warnings:
         warnings.warn(w, stacklevel=2)
     return report
 
 
-def _kit_readme(paths: Sequence[Path], handout_stems: set[str]) -> str:
+def _kit_readme(paths: Sequence[Path], handout_stems: set[str], course: Sequence[str]) -> str:
     lessons = "\n".join(f"- `{p.stem}`" for p in paths)
+    without = [p.stem for p in paths if p.stem not in course]
+    quizzes = [p.stem for p in paths if p.stem in QUIZZES]
+    in_course = ", ".join(f"`{s}`" for s in course) or "none"
+    left_out = (
+        f" Not in it: {', '.join(f'`{s}`' for s in without)}: these lessons have no exercise "
+        "cells to grade (a lesson gets into the course by having exercises, nothing else)."
+        if without
+        else ""
+    )
+    quiz_list = "\n".join(
+        f"  - `teacher/quiz_{s}.html` (`.md`), key `teacher/quiz_{s}_key.html`" for s in quizzes
+    )
     return f"""# No Thanks! lessons: teacher's kit
 
 Written by `nothanks-lab lessons export`. Lessons:
@@ -155,9 +187,16 @@ Written by `nothanks-lab lessons export`. Lessons:
   answer. They need the package installed (`pip install nothanks_lab`).
 - `teacher/`: a guide per lesson (Markdown and HTML): goals, timings for a {PERIOD_MINUTES}-minute
   period, answers with working, discussion prompts, common misconceptions.
+- `teacher/rules_sheet.html` (and `rules_sheet.pdf` when Chromium is here): the rules on one
+  printable A4 page, with a worked scoring example.
+- Paper quizzes (about 10 minutes, pen and paper) with answer keys, one per class lesson:
+{quiz_list or "  - none for these lessons"}
 - `handouts/`: each lesson run and saved as one HTML page that opens offline; print it from a
   browser, or use the PDF beside it when there is one. ({len(handout_stems)} written.)
-- `nbgrader/`: an nbgrader course. In that folder run `nbgrader generate_assignment LESSON`
-  to make the student version in `release/`, then collect submissions into
-  `submitted/STUDENT/LESSON/` and run `nbgrader autograde LESSON`.
+- `nbgrader/`: an nbgrader course holding every lesson with exercises: {in_course}.{left_out}
+  From that folder, with the venv's nbgrader (no PATH change needed: the course's
+  `nbgrader_config.py` puts the folder of nbgrader's Python, which holds `alembic`, on PATH):
+  `/path/to/.venv/bin/nbgrader generate_assignment LESSON` makes the student version in
+  `release/`; collect submissions into `submitted/STUDENT/LESSON/` and run
+  `/path/to/.venv/bin/nbgrader autograde LESSON`.
 """

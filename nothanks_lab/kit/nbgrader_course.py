@@ -3,7 +3,8 @@
 :func:`nbgrader_notebook` turns a student notebook into nbgrader's ``source/`` form: each
 exercise cell gets its exact answer between ``### BEGIN SOLUTION`` and ``### END SOLUTION``,
 followed by a locked, autograded test cell that checks it with ``check_answer``. The course's
-``nbgrader_config.py`` keeps a released exercise cell runnable.
+``nbgrader_config.py`` keeps a released exercise cell runnable and puts the folder of the Python
+running nbgrader first on ``PATH``, since nbgrader runs the ``alembic`` executable by name.
 """
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ __all__ = ["nbgrader_notebook"]
 
 # ------------------------------------------------------------------ nbgrader
 _NBGRADER_CONFIG = '''"""nbgrader settings of the No Thanks! lessons (from the teacher's kit)."""
+
+import os
+import sys
+from pathlib import Path
+
+# nbgrader runs the `alembic` executable (its database migrations) by name, so it fails with
+# "No such file or directory: 'alembic'" unless the venv's bin/ is on PATH. nbgrader is run by
+# the venv's Python (sys.executable), whose bin/ holds alembic: put that folder first on PATH
+# for nbgrader and every program it starts, so `.venv/bin/nbgrader ...` works with no PATH edit.
+_bin = str(Path(sys.executable).parent)
+if _bin not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = os.pathsep.join(p for p in (_bin, os.environ.get("PATH")) if p)
 
 c = get_config()  # noqa: F821
 c.CourseDirectory.root = "."

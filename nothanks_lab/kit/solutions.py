@@ -13,7 +13,13 @@ from fractions import Fraction
 
 from .notes import FORMULAS
 
-__all__ = ["Solution", "solution"]
+__all__ = ["Solution", "as_fraction", "solution"]
+
+
+def as_fraction(value: float) -> Fraction | None:
+    """`value` as a fraction with a denominator of at most a million, if it is one exactly."""
+    frac = Fraction(value).limit_denominator(10**6)
+    return frac if float(frac) == value else None
 
 
 @dataclass(frozen=True)
@@ -63,12 +69,11 @@ def solution(key: str) -> Solution:
 
     ex = lessons.exercise(key)
     value = lessons._solution(key)  # the teacher's side of the package: allowed here
-    frac = Fraction(value).limit_denominator(10**6)
     return Solution(
         key=key,
         question=ex.question,
         value=value,
-        fraction=frac if float(frac) == value else None,
+        fraction=as_fraction(value),
         hint=ex.hint,
         formula=FORMULAS.get(key),
     )
