@@ -24,7 +24,13 @@ from ..rules import Rules
 from ..stats import mean_interval, proportion_interval
 from ..view import PlayerView
 
-__all__ = ["default_rollout_policy"]
+__all__ = ["ADVICE_BOT", "advice_policy", "default_rollout_policy", "rollout_field"]
+
+#: The registered bot hints, reviews and the advisor play the rollouts with, for the advised
+#: seat and for every seat whose own bot cannot be played on the compiled loop: the package's
+#: strongest compiled bot, which punishes what real players punish (it takes a card that
+#: completes someone's run), unlike the lessons' plain ``MarginalCostBot(10)``.
+ADVICE_BOT = "linear"
 
 
 # ------------------------------------------------------------------------ estimates
@@ -107,6 +113,24 @@ def default_rollout_policy() -> object:
     from ..bots import MarginalCostBot
 
     return MarginalCostBot(10)
+
+
+def advice_policy() -> object:
+    """The policy of hints, reviews and the advisor's rollouts: ``make_bot(ADVICE_BOT)``."""
+    from ..bots import make_bot
+
+    return make_bot(ADVICE_BOT)
+
+
+def rollout_field(policies: Sequence[object | None]) -> list[object]:
+    """The model of a table's seats for rollouts: each bot as itself when it has a compiled
+    decision, else (a person, a search bot, a custom policy) :func:`advice_policy`.
+
+    Hints and reviews both seat their rollouts with this, so they model the same table.
+    """
+    from ..fast import has_fast_path
+
+    return [p if p is not None and has_fast_path(p) else advice_policy() for p in policies]
 
 
 def _table(
