@@ -361,10 +361,10 @@ class TableSession:
         as ``best``, or a custom policy) would be too slow to play thousands of rounds, so
         `analysis.advice_policy()` stands in for it and the description says so.
         """
-        from .analysis import advice_policy, rollout_field
+        from .analysis import ADVICE_BOT, rollout_field
 
         field = rollout_field(self.policies)
-        stand_in = policy_name(advice_policy())
+        stand_in = ADVICE_BOT
         words: list[str] = []
         for i, p in enumerate(self.policies):
             if p is None:

@@ -125,8 +125,13 @@ class PositionEvaluation:
             verdict = "clearly" if self.confident else "perhaps"
             lines.append(
                 f"  Take − No Thanks!: {d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}] points"
-                f" -> {verdict} {self.best}"
+                f" -> by expected score, {verdict} {self.best}"
             )
+            w = self.win_diff
+            if w is not None and (w.low > 0 or w.high < 0):
+                often = Action.TAKE if w.low > 0 else Action.PASS
+                if often is not self.best or not self.confident:
+                    lines.append(f"  but {often} wins more often ({w.value:+.1%} win chance)")
         lines.append(f"  ({self.n} rollouts per move, {self.policy}, {self.elapsed_s:.2f} s)")
         return "\n".join(lines)
 

@@ -168,11 +168,9 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
     if assumed is None:
         who = f"every seat played by {escape(ev.policy)}"
     else:
-        from ..analysis import advice_policy
-        from ..play import policy_name
+        from ..analysis import ADVICE_BOT
 
-        me = policy_name(advice_policy())
-        who = f"you played by the default rollout bot, {escape(me)}; opponents: " + (
+        who = f"you played by the {ADVICE_BOT} bot; opponents: " + (
             escape("; ".join(assumed)) or "none"
         )
     details = ""

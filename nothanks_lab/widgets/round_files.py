@@ -126,9 +126,7 @@ class RoundFiles:
         self.replay_panel.show(replay)
         self.review_view.value = ""
         self.review_area.layout.display = ""
-        self.review_status.value = render.notice_html(
-            f"Reviewing your {n} decision{'s' * (n != 1)}…"
-        )
+        self.review_status.value = render.notice_html(f"Reviewing {n} decision{'s' * (n != 1)}…")
         self.review_button.disabled = True
         if not background:
             self._review_job(token, replay, work)
