@@ -2,13 +2,14 @@
 
 Finds `--rounds` standard 3-player rounds in which seat 0 makes at least 40 decisions (seat 0
 the linear bot with one move in seven flipped, as a human's slips; seats 1 and 2 a marginal and
-a linear bot), then reviews seat 0 of each at the default settings (the default rollout bot,
-batches of 500, 1,000, 2,000, ... rollouts per move until the label is settled, at most 8,000).
-As the baseline measured alongside, `nt.simulate` plays the same number of whole rounds from
-fresh deals with the same bot (what the review's rollouts would cost as plain simulation; a
-rollout starts mid-round, so it is shorter). Prints per round the decisions, the rollouts per
-move the review needed, wall and CPU seconds, the baseline's CPU seconds, and the ratio. The
-process is pinned to one core and numba to one thread.
+a linear bot), then reviews seat 0 of each at the default settings (the advice bot, linear, in
+every seat; batches of 500, 1,000, 2,000, ... rollouts per move until the label is settled, at
+most 8,000). As the baseline measured alongside, `nt.simulate` plays as many whole rounds from
+fresh deals with the same bot (`analysis.advice_policy()`) as the review played rollouts: what
+those rollouts would cost as plain simulation (a rollout starts mid-round, so it is shorter).
+Prints per round the decisions, the rollouts per move the review needed, wall and CPU seconds,
+the baseline's CPU seconds, and the ratio. The process is pinned to one core and numba to one
+thread.
 
 Usage: ``python benchmarks/bench_review.py [--rounds R] [--seed S]``
 """
@@ -25,7 +26,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np
 
 import nothanks_lab as nt
-from nothanks_lab.analysis import default_rollout_policy
+from nothanks_lab.analysis import advice_policy
 from nothanks_lab.bots import make_bot
 
 MIN_DECISIONS = 40
@@ -66,7 +67,7 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     t = time.perf_counter()
     nt.review(typical_round(0), 0, n=200)
-    nt.simulate([default_rollout_policy()] * 3, 100, seed=0)
+    nt.simulate([advice_policy()] * 3, 100, seed=0)
     print(f"first call (compiles or loads the rollout loop): {time.perf_counter() - t:.1f} s")
     walls, cpus, bases = [], [], []
     print("round  decisions  rollouts/move (median, max)  wall s  cpu s  simulate cpu s  ratio")
@@ -77,7 +78,7 @@ def main() -> None:
         used = [m.take.score.n for m in rev.moves]
         played = sum(n * (1 if m.forced else 2) for n, m in zip(used, rev.moves, strict=True))
         c0 = time.process_time()
-        nt.simulate([default_rollout_policy()] * 3, played, seed=r)
+        nt.simulate([advice_policy()] * 3, played, seed=r)
         base = time.process_time() - c0
         walls.append(wall)
         cpus.append(cpu)
