@@ -435,7 +435,7 @@ def test_the_hint_names_its_quantity_and_says_when_the_win_chance_disagrees() ->
     assert "too close to call" in close and "But <b>No Thanks!</b> wins more often" in close
 
 
-def test_the_play_table_reviews_a_round_as_it_does_once_saved_and_loaded() -> None:
+def test_the_play_table_reviews_a_round_as_it_does_once_saved_and_loaded(tmp_path: Path) -> None:
     pytest.importorskip("ipywidgets")
     from nothanks_lab.widgets import PlayTable
 
@@ -455,3 +455,8 @@ def test_the_play_table_reviews_a_round_as_it_does_once_saved_and_loaded() -> No
     assert "Reviewed in" in t.review_status.value
     t.load_round(t.session.round_json(), background=False)
     assert [(m.index, m.label, m.best) for m in t.review.moves] == before
+    # The command line models the file's bots the same way: the same labels.
+    path = tmp_path / "round.json"
+    path.write_text(t.session.round_json(), encoding="utf-8")
+    doc = json.loads(run(["review", str(path), "--format", "json"]))
+    assert [(m["move"] - 1, m["label"]) for m in doc["moves"]] == [(i, la) for i, la, _ in before]

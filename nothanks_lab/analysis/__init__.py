@@ -45,6 +45,7 @@ from .rollout import (  # noqa: F401
     advice_policy,
     default_rollout_policy,
     rollout_field,
+    rollout_field_of_specs,
 )
 from .surfaces import (
     BotBoundary,
@@ -76,6 +77,7 @@ __all__ = [
     "is_clear",
     "position_view",
     "rollout_field",
+    "rollout_field_of_specs",
     "sample_face_down",
     "take_pass_surface",
     "warm_up",

@@ -24,7 +24,13 @@ from ..rules import Rules
 from ..stats import mean_interval, proportion_interval
 from ..view import PlayerView
 
-__all__ = ["ADVICE_BOT", "advice_policy", "default_rollout_policy", "rollout_field"]
+__all__ = [
+    "ADVICE_BOT",
+    "advice_policy",
+    "default_rollout_policy",
+    "rollout_field",
+    "rollout_field_of_specs",
+]
 
 #: The registered bot hints, reviews and the advisor play the rollouts with, for the advised
 #: seat and for every seat whose own bot cannot be played on the compiled loop: the package's
@@ -131,6 +137,29 @@ def rollout_field(policies: Sequence[object | None]) -> list[object]:
     from ..fast import has_fast_path
 
     return [p if p is not None and has_fast_path(p) else advice_policy() for p in policies]
+
+
+def rollout_field_of_specs(specs: Sequence[str | None]) -> list[object]:
+    """`rollout_field` of a saved round's seats: each a registered bot's spec, or None.
+
+    A spec that is not a registered bot (a user's file, say) counts as unknown, so loading a
+    round never imports code; a person's seat is None. A round reviewed at the table and the
+    same round saved and loaded then get the same model of the table, so the same review.
+    """
+    from ..bots import make_bot
+    from ..bots.specs import parse_bot_spec
+
+    policies: list[object | None] = []
+    for spec in specs:
+        bot = None
+        if spec is not None:
+            try:
+                name, params = parse_bot_spec(spec)
+                bot = make_bot(name, **params)
+            except (ValueError, TypeError):
+                bot = None
+        policies.append(bot)
+    return rollout_field(policies)
 
 
 def _table(

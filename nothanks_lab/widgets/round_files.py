@@ -86,7 +86,7 @@ class RoundFiles:
         The reviewed seat is the file's first seat without a bot (else seat 0). A bad file is a
         `ValueError` saying what is wrong with it; the table is left as it was.
         """
-        from ..analysis import rollout_field
+        from ..analysis import rollout_field_of_specs
         from ..records import load_round
         from ..review import DEFAULT_ROLLOUTS, review
 
@@ -98,7 +98,7 @@ class RoundFiles:
         rollouts = DEFAULT_ROLLOUTS if self.review_rollouts is None else self.review_rollouts
         # The bots the file names, modelled as the table models its own (a review of a saved
         # round then matches the review made before saving it).
-        field = rollout_field([_registered_bot(x.bot) for x in record.seats])
+        field = rollout_field_of_specs([x.bot for x in record.seats])
 
         def work(progress: Callable[[int, int], object]) -> Any:
             return review(game, seat, field=field, n=rollouts, name=names[seat], progress=progress)
@@ -209,18 +209,3 @@ class RoundFiles:
         path = Path(path)
         path.write_text(self.session.round_json(), encoding="utf-8")
         return path
-
-
-def _registered_bot(spec: str | None) -> Any:
-    """The registered bot a round file names (None for a person, or a spec that is not a
-    registered bot: a file never makes the table import code)."""
-    if spec is None:
-        return None
-    from ..bots import make_bot
-    from ..bots.specs import parse_bot_spec
-
-    try:
-        name, params = parse_bot_spec(spec)
-        return make_bot(name, **params)
-    except (ValueError, TypeError):
-        return None
