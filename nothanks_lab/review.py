@@ -141,6 +141,9 @@ class MoveReview:
     always the one that wins most often)."""
     label: str
     """``good``, ``inaccuracy``, ``mistake`` or ``blunder`` (see :class:`Thresholds`)."""
+    score_diff: Interval | None = None
+    """Expected score after Take minus after No Thanks!, paired, with its 95% interval (None
+    when forced): the quantity `best` comes from, as in the hints."""
 
     @property
     def cost(self) -> float:
@@ -407,7 +410,9 @@ def _judge(
         cost = Interval(max(0.0, -d.value), -d.high, -d.low, d.n, d.level)
         win_cost = Interval(w.value, w.low, w.high, w.n, w.level)
     label = "good" if action is best else thresholds.label(cost.low)
-    return MoveReview(index, view, action, best, ev.take, ev.no_thanks, cost, win_cost, label)
+    return MoveReview(
+        index, view, action, best, ev.take, ev.no_thanks, cost, win_cost, label, ev.score_diff
+    )
 
 
 def _settled(action: Action, ev: PositionEvaluation, thresholds: Thresholds) -> bool:
