@@ -20,7 +20,6 @@ from typing import Any, TypedDict
 import numpy as np
 
 from ..engine import Action, Game, SeedLike
-from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import paired_interval
@@ -260,7 +259,9 @@ def evaluate_position(
         win_diff = paired_interval(
             _winners(t, seat).astype(np.float64), _winners(p, seat).astype(np.float64)
         )
-    names = sorted({policy_name(p) for p in table})
+    from ..bots.specs import short_name  # "LinearBot(defaults)", not every weight
+
+    names = sorted({short_name(p) for p in table})
     return PositionEvaluation(
         seat=seat,
         card=int(view.active_card),  # type: ignore[arg-type]

@@ -161,9 +161,11 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
         # The win chance after Take minus after No Thanks!: positive favours Take.
         favours = "Take" if wd.low > 0 else "No Thanks!" if wd.high < 0 else None
         if favours is not None and (favours == other or not clearly_better(d.low, d.high)):
+            wins = {str(m.action): m.win.value for m in ev.moves().values()}
+            rest = "No Thanks!" if favours == "Take" else "Take"
             verdict += (
-                f" But <b>{favours}</b> wins more often ({abs(wd.value):.0%} more): if only "
-                "winning counts, prefer it."
+                f" But <b>{favours}</b> wins more often ({wins[favours]:.0%} against "
+                f"{wins[rest]:.0%}): if only winning counts, prefer it."
             )
     if assumed is None:
         who = f"every seat played by {escape(ev.policy)}"
