@@ -1,12 +1,15 @@
-"""Time of `nt.review` on typical 24-card rounds, on one core, against one position evaluation.
+"""Time of `nt.review` on 40-decision rounds, on one core, against a plain simulate baseline.
 
-Plays `--rounds` standard 3-player rounds (seat 0 the linear bot with one move in seven flipped,
-as a human's slips; seats 1 and 2 a marginal and a linear bot), then reviews seat 0 of each at
-the default settings (linear rollouts, 2,000 then 8,000 rollouts per move when the label is not
-settled). Prints per round the decisions, the decisions that needed the second stage, wall and
-CPU seconds, and as the baseline measured alongside the time of one ``evaluate_position`` with
-8,000 linear rollouts per move (the cost of a review that always used the full count is about
-decisions x baseline). The process is pinned to one core and numba to one thread.
+Finds `--rounds` standard 3-player rounds in which seat 0 makes at least 40 decisions (seat 0
+the linear bot with one move in seven flipped, as a human's slips; seats 1 and 2 a marginal and
+a linear bot), then reviews seat 0 of each at the default settings (the advice bot, linear, in
+every seat; batches of 500, 1,000, 2,000, ... rollouts per move until the label is settled, at
+most 8,000). As the baseline measured alongside, `nt.simulate` plays as many whole rounds from
+fresh deals with the same bot (`analysis.advice_policy()`) as the review played rollouts: what
+those rollouts would cost as plain simulation (a rollout starts mid-round, so it is shorter).
+Prints per round the decisions, the rollouts per move the review needed, wall and CPU seconds,
+the baseline's CPU seconds, and the ratio. The process is pinned to one core and numba to one
+thread.
 
 Usage: ``python benchmarks/bench_review.py [--rounds R] [--seed S]``
 """
@@ -23,9 +26,10 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np
 
 import nothanks_lab as nt
-from nothanks_lab.analysis import evaluate_position
+from nothanks_lab.analysis import advice_policy
 from nothanks_lab.bots import make_bot
-from nothanks_lab.review import DEFAULT_ROLLOUTS, ROLLOUT_BOT
+
+MIN_DECISIONS = 40
 
 
 def typical_round(seed: int) -> nt.Game:
@@ -42,6 +46,18 @@ def typical_round(seed: int) -> nt.Game:
     return g
 
 
+def long_rounds(count: int, seed: int) -> list[nt.Game]:
+    """The first `count` typical rounds from `seed` on with at least 40 decisions of seat 0."""
+    out: list[nt.Game] = []
+    s = seed
+    while len(out) < count:
+        g = typical_round(s)
+        if sum(e.seat == 0 for e in g.history) >= MIN_DECISIONS:
+            out.append(g)
+        s += 1
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -50,29 +66,32 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     t = time.perf_counter()
-    nt.review(typical_round(0), 0, seed=0, n=200)
+    nt.review(typical_round(0), 0, n=200)
+    nt.simulate([advice_policy()] * 3, 100, seed=0)
     print(f"first call (compiles or loads the rollout loop): {time.perf_counter() - t:.1f} s")
-    policy = make_bot(ROLLOUT_BOT)
     walls, cpus, bases = [], [], []
-    print("round  decisions  second stage  wall s  cpu s  baseline s/decision")
-    for r in range(args.rounds):
-        g = typical_round(args.seed + r)
-        view = nt.Game(3, deck=list(dict.fromkeys(e.card for e in g.history))).view(0)
+    print("round  decisions  rollouts/move (median, max)  wall s  cpu s  simulate cpu s  ratio")
+    for r, g in enumerate(long_rounds(args.rounds, args.seed)):
         t0, c0 = time.perf_counter(), time.process_time()
-        rev = nt.review(g, 0, seed=r)
+        rev = nt.review(g, 0)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        used = [m.take.score.n for m in rev.moves]
+        played = sum(n * (1 if m.forced else 2) for n, m in zip(used, rev.moves, strict=True))
         c0 = time.process_time()
-        evaluate_position(view, policy, n=DEFAULT_ROLLOUTS, seed=r)
+        nt.simulate([advice_policy()] * 3, played, seed=r)
         base = time.process_time() - c0
-        second = sum(m.cost_estimate.n > DEFAULT_ROLLOUTS // 4 for m in rev.moves)
         walls.append(wall)
         cpus.append(cpu)
         bases.append(base)
-        print(f"{r:>5}  {len(rev.moves):>9}  {second:>12}  {wall:6.2f}  {cpu:5.2f}  {base:8.3f}")
+        print(
+            f"{r:>5}  {len(rev.moves):>9}  {statistics.median(used):>15.0f} {max(used):>11}  "
+            f"{wall:6.2f}  {cpu:5.2f}  {base:14.2f}  {cpu / base:5.2f}"
+        )
     print(
-        f"median review: {statistics.median(cpus):.2f} s CPU ({statistics.median(walls):.2f} s "
-        f"wall); one full position evaluation: {statistics.median(bases):.3f} s CPU; "
-        f"review / evaluation = {statistics.median(cpus) / statistics.median(bases):.1f}"
+        f"median review of a {MIN_DECISIONS}+-decision round: {statistics.median(cpus):.2f} s CPU "
+        f"({statistics.median(walls):.2f} s wall); simulate of as many rounds: "
+        f"{statistics.median(bases):.2f} s CPU; review / simulate = "
+        f"{statistics.median(cpus) / statistics.median(bases):.2f}"
     )
 
 

@@ -174,7 +174,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="seat to review (default: the first seat without a bot, else seat 0)",
     )
-    r.add_argument("--seed", type=int, default=None, help="seed of the rollouts (default: fresh)")
+    r.add_argument(
+        "--seed", type=int, default=None, help="seed of the rollouts (default: from the round)"
+    )
     r.add_argument(
         "--rollouts", "-n", type=int, default=8000, help="rollouts per move (default 8000)"
     )
@@ -336,6 +338,7 @@ def _review(args: argparse.Namespace) -> str:
     """The ``review`` command: load the round, review the seat, render the table."""
     from pathlib import Path
 
+    from .analysis import rollout_field_of_specs
     from .records import load_round
     from .review import review
 
@@ -354,6 +357,7 @@ def _review(args: argparse.Namespace) -> str:
         record.game,
         seat,
         seed=args.seed,
+        field=rollout_field_of_specs([s.bot for s in record.seats]),
         n=args.rollouts,
         name=record.names[seat] if (0 <= seat < len(record.names)) else None,
     )

@@ -231,17 +231,23 @@ class AdvisorSession:
         return game
 
     # ----------------------------------------------------------------- advice and files
-    def evaluate(self, *, seed: Any = None, n: int = 8000, budget_s: float | None = 0.5) -> Any:
+    def evaluate(
+        self, *, seed: Any = None, n: int | None = None, budget_s: float | None = None
+    ) -> Any:
         """Take versus No Thanks! over the whole round on the person's turn (rollouts).
 
-        Returns a `nothanks_lab.analysis.PositionEvaluation`; every seat is played out by the
-        analysis module's default rollout bot. `EntryError` when it is not the person's turn.
+        Returns a `nothanks_lab.analysis.PositionEvaluation` from the hints' evaluation
+        (`analysis.hint_evaluation`, the one `nt.review` makes of the saved round): every
+        seat is played out by the analysis module's default rollout bot, at most `n` rollouts
+        per move (default `analysis.HINT_ROLLOUTS`), within `budget_s` seconds if given.
+        `EntryError` when it is not the person's turn.
         """
-        from .analysis import evaluate_position
+        from .analysis import HINT_ROLLOUTS, hint_evaluation
 
         if not self.is_my_turn:
             raise EntryError("the advice is for your turn, with a card face up")
-        return evaluate_position(self.view, seed=seed, n=n, budget_s=budget_s)
+        n = HINT_ROLLOUTS if n is None else n
+        return hint_evaluation(self.view, seed=seed, n=n, budget_s=budget_s)
 
     def to_json(self) -> str:
         """The round so far as a round document (`Game.to_json`'s format), for a review.

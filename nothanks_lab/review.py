@@ -1,13 +1,21 @@
 """Review of a played round: every decision of one seat, what it cost, and a label.
 
 For each decision the seat made, the position it saw is rebuilt from the round's public
-history and handed to :func:`nothanks_lab.analysis.evaluate_position`, which estimates the
-expected final score and win chance after Take and after No Thanks! by rollouts over the
-face-down cards the seat could not know (the same samples for both moves, so their difference
-has a tight paired interval). By default every seat is played out by the package's tuned
-heuristic bot (``make_bot("heuristic")``): fast on the compiled rollout loop, and it
-punishes what real players punish (it takes a card that completes someone's run, and it milks
-a card nobody wants), which the bare ``MarginalCostBot`` does not.
+history and handed to :func:`nothanks_lab.analysis.evaluate_position` (the function behind
+the hints too), which estimates the expected final score and win chance after Take and after
+No Thanks! by rollouts over the face-down cards the seat could not know (the same samples for
+both moves, so their difference has a tight paired interval). The rollouts model the table
+the way the hints do: the seat itself, and every other seat unless `field` gives the bots that
+actually sat there (:func:`nothanks_lab.analysis.rollout_field`), are played by
+:func:`nothanks_lab.analysis.advice_policy` (``make_bot("linear")``, the package's strongest
+compiled bot: it punishes what real players punish, such as letting a card that completes
+someone's run go round).
+
+Rollouts come in doubling batches (500, 1,000, 2,000, ... up to `n` per move) and stop as soon
+as the label can no longer change (a sequential stopping rule), so a clear decision costs a few
+hundred rollouts and a close one the full count. Without a `seed` the randomness is derived
+from the round's public content (the rules, the seats, the moves; see :func:`round_seed`), so
+the same round gets the same labels every time, also after ``to_json``/``from_json``.
 
 The better move is the one with the lower expected final score. The *cost* of the move played
 is the expected points it loses against the better move (0 when it is the better move), with
@@ -24,27 +32,39 @@ label          the cost's 95% interval lies entirely at or above
 ``blunder``    6 expected points
 =============  =========================================================
 
-A forced move (no chip left, so Take is the only legal move) is ``good`` at cost 0. The summary
-gives the seat's total expected cost and its accuracy: the share of its real choices (forced
-moves left out) labelled ``good``.
+A forced move (no chip left, so Take is the only legal move) is ``good`` at cost 0. The headline
+counts the labels and names the costliest decision; the total cost sums one decision per card
+(the costliest on it), since passing a card four times is one card, not four losses; accuracy
+is the share of the real choices (forced moves left out) labelled ``good``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import MoveValue, PositionEvaluation, evaluate_position
+import numpy as np
+
+from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
 from .engine import Action, Game, SeedLike, check_seat
 from .render.tables import markdown_table, text_table
 from .stats import Interval
 from .validate import check_int, seed_sequence
 from .view import PlayerView
 
-__all__ = ["LABELS", "THRESHOLDS", "MoveReview", "Review", "Thresholds", "review"]
+__all__ = [
+    "LABELS",
+    "THRESHOLDS",
+    "MoveReview",
+    "Review",
+    "Thresholds",
+    "review",
+    "round_seed",
+]
 
 #: The labels, from best to worst.
 LABELS = ("good", "inaccuracy", "mistake", "blunder")
@@ -88,10 +108,10 @@ class Thresholds:
 
 #: The declared thresholds every review uses unless given others.
 THRESHOLDS = Thresholds()
-#: The registered bot that plays every seat of the rollouts unless told otherwise.
-ROLLOUT_BOT = "linear"
-#: Rollouts per move when a decision's label is not settled by the first quarter of them.
+#: Most rollouts per move a decision gets (when its label is not settled sooner).
 DEFAULT_ROLLOUTS = 8000
+#: Rollouts per move of the first batch; each later batch doubles the count so far.
+FIRST_BATCH = 500
 
 _ZERO = Interval(0.0, 0.0, 0.0, 0)
 
@@ -121,6 +141,9 @@ class MoveReview:
     always the one that wins most often)."""
     label: str
     """``good``, ``inaccuracy``, ``mistake`` or ``blunder`` (see :class:`Thresholds`)."""
+    score_diff: Interval | None = None
+    """Expected score after Take minus after No Thanks!, paired, with its 95% interval (None
+    when forced): the quantity `best` comes from, as in the hints."""
 
     @property
     def cost(self) -> float:
@@ -204,7 +227,7 @@ class Review:
     thresholds: Thresholds
     """The thresholds the labels come from."""
     n: int
-    """Rollouts per move and decision."""
+    """Most rollouts per move and decision (a clear decision stops sooner)."""
     policy: str
     """The rollout policies, by name."""
     final_score: int | None
@@ -213,13 +236,53 @@ class Review:
     """Wall-clock time of the review."""
 
     @property
+    def card_costs(self) -> dict[int, MoveReview]:
+        """The costliest decision on each card decided on, keyed by card (in playing order)."""
+        out: dict[int, MoveReview] = {}
+        for m in self.moves:
+            if m.card not in out or m.cost > out[m.card].cost:
+                out[m.card] = m
+        return out
+
+    @property
     def total_cost(self) -> Interval:
-        """Expected points lost over the round, with a 95% interval (decisions independent)."""
-        costs = [m.cost_estimate for m in self.moves]
+        """Expected points lost over the round, one decision per card (the costliest on it),
+        with a 95% interval (decisions independent).
+
+        A card passed four times is one card: summing all four costs would count the same
+        points up to four times (each later decision re-prices the same card).
+        """
+        costs = [m.cost_estimate for m in self.card_costs.values()]
         total = sum(c.value for c in costs)
         half = math.sqrt(sum(c.half_width**2 for c in costs))
         level = costs[0].level if costs else 0.95
         return Interval(total, max(0.0, total - half), total + half, self.n, level)
+
+    @property
+    def costliest(self) -> MoveReview | None:
+        """The decision that lost the most expected points (None when none lost any)."""
+        worst = max(self.moves, key=lambda m: m.cost, default=None)
+        return worst if worst is not None and worst.cost > 0 else None
+
+    def headline(self) -> str:
+        """The review in one line a student reads first.
+
+        For example ``3 mistakes, 1 blunder; the costliest: No Thanks! on 27 (cost 4.1
+        points)``; ``all 12 decisions good`` when nothing was labelled worse.
+        """
+        bad = [(k, v) for k, v in self.counts.items() if k != "good" and v]
+        if not self.moves:
+            return "no decisions to review"
+        if not bad:
+            words = f"all {len(self.moves)} decisions good"
+        else:
+            words = ", ".join(f"{v} {_plural(k, v)}" for k, v in reversed(bad))
+        worst = self.costliest
+        if worst is not None and (bad or worst.cost >= 0.5):
+            words += (
+                f"; the costliest: {worst.action} on {worst.card} (cost {worst.cost:.1f} points)"
+            )
+        return words
 
     @property
     def choices(self) -> int:
@@ -242,14 +305,17 @@ class Review:
         return [m.to_record() for m in self.moves]
 
     def summary(self) -> str:
-        """Total cost, accuracy and the count of each label, in one line."""
+        """The headline, then total cost (one decision per card), accuracy and label counts."""
         t = self.total_cost
         acc = "n/a" if self.accuracy is None else f"{self.accuracy:.0%}"
         counts = ", ".join(f"{k} {v}" for k, v in self.counts.items())
         final = "" if self.final_score is None else f"final score {self.final_score}; "
+        cards = len(self.card_costs)
         return (
-            f"{final}expected cost {t.value:.1f} points [{t.low:.1f}, {t.high:.1f}] over "
-            f"{len(self.moves)} decisions ({self.choices} real choices); accuracy {acc}; {counts}"
+            f"{self.headline()}. {final}expected points lost {t.value:.1f} "
+            f"[{t.low:.1f}, {t.high:.1f}] (the costliest decision on each of {cards} "
+            f"card{'s' * (cards != 1)}); {len(self.moves)} decisions ({self.choices} real "
+            f"choices); accuracy {acc}; {counts}"
         )
 
     def table(self, fmt: str = "text") -> str:
@@ -266,8 +332,9 @@ class Review:
     def header(self) -> str:
         """What was reviewed and how."""
         return (
-            f"Review of {self.name} (seat {self.seat}): {self.n} rollouts per move, "
-            f"{self.policy}; labels from the cost's 95% interval: inaccuracy >= "
+            f"Review of {self.name} (seat {self.seat}): up to {self.n} rollouts per move "
+            f"(fewer once a label is settled), {self.policy}; labels from the cost's 95% "
+            f"interval: inaccuracy >= "
             f"{self.thresholds.inaccuracy:g}, mistake >= {self.thresholds.mistake:g}, "
             f"blunder >= {self.thresholds.blunder:g} expected points"
         )
@@ -277,6 +344,13 @@ class Review:
 
     def __repr__(self) -> str:
         return f"<Review seat {self.seat}: {len(self.moves)} decisions; {self.summary()}>"
+
+
+def _plural(label: str, count: int) -> str:
+    """``mistake`` -> ``mistakes``, ``inaccuracy`` -> ``inaccuracies`` (for `count` != 1)."""
+    if count == 1:
+        return label
+    return label[:-1] + "ies" if label.endswith("y") else label + "s"
 
 
 def _row(m: MoveReview) -> list[str]:
@@ -336,7 +410,9 @@ def _judge(
         cost = Interval(max(0.0, -d.value), -d.high, -d.low, d.n, d.level)
         win_cost = Interval(w.value, w.low, w.high, w.n, w.level)
     label = "good" if action is best else thresholds.label(cost.low)
-    return MoveReview(index, view, action, best, ev.take, ev.no_thanks, cost, win_cost, label)
+    return MoveReview(
+        index, view, action, best, ev.take, ev.no_thanks, cost, win_cost, label, ev.score_diff
+    )
 
 
 def _settled(action: Action, ev: PositionEvaluation, thresholds: Thresholds) -> bool:
@@ -345,11 +421,26 @@ def _settled(action: Action, ev: PositionEvaluation, thresholds: Thresholds) -> 
     The cost of the move played against the other move lies, with 95% confidence, in an
     interval; the label is settled when both ends of that interval earn the same label.
     """
-    d = ev.score_diff
-    if d is None:
-        return True
+    return ev.score_diff is None or _settled_diff(action, ev.score_diff, thresholds)
+
+
+def _settled_diff(action: Action, d: Interval, thresholds: Thresholds) -> bool:
+    """`_settled` on the paired Take − No Thanks! difference `d` alone."""
     low, high = (d.low, d.high) if action is Action.TAKE else (-d.high, -d.low)
     return thresholds.label(max(low, 0.0)) == thresholds.label(max(high, 0.0))
+
+
+def round_seed(game: Game, seat: int) -> np.random.SeedSequence:
+    """The randomness of a review without a seed: a hash of the round's public content.
+
+    The rules, the table size, the first seat, every move (seat, card, Take or No Thanks!) and
+    the reviewed seat; nothing volatile (names, the face-down deck, the time), so a round saved
+    and loaded gets the same seed.
+    """
+    moves = ";".join(f"{e.seat},{e.card},{e.action.name}" for e in game.history)
+    text = f"{game.rules!r}|{game.n_players}|{game.first_player}|{seat}|{moves}"
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return np.random.SeedSequence(int.from_bytes(digest[:16], "little"))
 
 
 def review(
@@ -363,16 +454,19 @@ def review(
     n_first: int | None = None,
     thresholds: Thresholds | None = None,
     name: str | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> Review:
     """Review every decision `seat` made in `game` (finished or not).
 
-    Each decision's position is valued by :func:`~nothanks_lab.analysis.evaluate_position`:
-    first with `n_first` rollouts per move (default ``n // 4``), and when those cannot settle
-    the label (the cost's interval straddles a threshold) again with `n` fresh rollouts, which
-    are then the ones reported. The rollouts play `policy` for the seat and `field` for the
-    others (both ``make_bot("linear")``, the package's strongest compiled bot, by default).
-    `seed` makes the review reproducible (independent streams per decision). Labels follow
-    `thresholds` (default :data:`THRESHOLDS`, see the module docstring).
+    Each decision's position is valued by :func:`~nothanks_lab.analysis.evaluate_position` in
+    doubling batches, `n_first` rollouts per move first (default :data:`FIRST_BATCH`), until
+    the label is settled (the cost's interval no longer straddles a threshold) or `n` per move
+    is reached. The rollouts play `policy` for the seat and `field` for the others (one policy,
+    or one per seat; both :func:`~nothanks_lab.analysis.advice_policy` by default, as in the
+    hints). `seed` fixes the randomness; without one it is derived from the round
+    itself (:func:`round_seed`), so the same round always gets the same review. Labels follow
+    `thresholds` (default :data:`THRESHOLDS`). `progress(done, total)` is called after each
+    decision (``progress(12, 35)``: 12 of 35 decisions reviewed).
 
     >>> g = Game(3, deck=[35, *range(3, 26)])
     >>> g.step(Action.TAKE)          # the 35 on an empty pot, first move of the round
@@ -387,28 +481,38 @@ def review(
     if not isinstance(thresholds, Thresholds):
         raise ValueError(f"thresholds must be a review.Thresholds; got {thresholds!r}")
     n = check_int(n, "n", low=2)
-    n_first = max(2, n // 4) if n_first is None else check_int(n_first, "n_first", low=2, high=n)
+    first = min(FIRST_BATCH, n) if n_first is None else check_int(n_first, "n_first", low=2, high=n)
     if name is not None and not isinstance(name, str):
         raise ValueError(f"name must be a string or None; got {name!r}")
-    if policy is None or field is None:
-        from .bots import make_bot
-
-        policy = make_bot(ROLLOUT_BOT) if policy is None else policy
-        field = make_bot(ROLLOUT_BOT) if field is None else field
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a function (done, total) or None; got {progress!r}")
+    policy = advice_policy() if policy is None else policy
+    field = policy if field is None else field
     start = time.perf_counter()
     history = game.history
     mine = [i for i, e in enumerate(history) if e.seat == seat]
-    streams = seed_sequence(seed).spawn(len(mine))
+    streams = seed_sequence(round_seed(game, seat) if seed is None else seed).spawn(len(mine))
     replay = _public_replay(game)
     moves: list[MoveReview] = []
     for i, event in enumerate(history):
         if event.seat == seat:
             view = replay.view(seat)
-            first, second = streams[len(moves)].spawn(2)
-            ev = evaluate_position(view, policy, field=field, n=int(n_first), seed=first)
-            if n_first < n and not _settled(event.action, ev, thresholds):
-                ev = evaluate_position(view, policy, field=field, n=n, seed=second)
+
+            def settled(d: Interval, action: Action = event.action) -> bool:
+                return _settled_diff(action, d, thresholds)
+
+            ev = evaluate_position(
+                view,
+                policy,
+                field=field,
+                n=n,
+                seed=streams[len(moves)],
+                batch=int(first),
+                until=settled,
+            )
             moves.append(_judge(i, view, event.action, ev, thresholds))
+            if progress is not None:
+                progress(len(moves), len(mine))
         replay.step(event.action)
     return Review(
         seat=seat,

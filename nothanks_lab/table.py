@@ -17,7 +17,7 @@ without ipywidgets. The difficulty presets (`DIFFICULTIES`) live here too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -359,22 +359,20 @@ class TableSession:
 
         A bot with a compiled decision is used as it is; a bot without one (a search bot such
         as ``best``, or a custom policy) would be too slow to play thousands of rounds, so
-        ``MarginalCostBot(10)`` stands in for it and the description says so.
+        `analysis.advice_policy()` stands in for it and the description says so.
         """
-        from .analysis import default_rollout_policy
-        from .fast import has_fast_path
+        from .analysis import ADVICE_BOT, rollout_field
 
-        field: list[Any] = []
+        field = rollout_field(self.policies)
+        stand_in = ADVICE_BOT
         words: list[str] = []
         for i, p in enumerate(self.policies):
             if p is None:
-                field.append(default_rollout_policy())
-            elif has_fast_path(p):
-                field.append(p)
+                continue
+            if field[i] is p:
                 words.append(f"{self.names[i]} as itself ({self.labels[i]})")
             else:
-                field.append(default_rollout_policy())
-                words.append(f"{self.names[i]} ({self.labels[i]}) played by marginal(10)")
+                words.append(f"{self.names[i]} ({self.labels[i]}) played by {stand_in}")
         return field, words
 
     # ----------------------------------------------------------------- after a round
@@ -383,22 +381,29 @@ class TableSession:
         """The person's moves so far in the round on the table (what a review looks at)."""
         return sum(e.seat == self.human_seat for e in self.game.history)
 
-    def review(self, *, n: int | None = None, seed: Any = None) -> Review:
+    def review(
+        self,
+        *,
+        n: int | None = None,
+        seed: Any = None,
+        progress: Callable[[int, int], object] | None = None,
+    ) -> Review:
         """The review of the person's decisions in the round on the table (`nt.review`).
 
-        Takes a few seconds for a whole round (rollouts). `seed` defaults to one derived from
-        the match seed and the round, so the same round always gets the same review.
+        The rollouts model the bots at the table as the hints do (`rollout_field`). `seed`
+        defaults to one derived from the round itself, so the same round always gets the same
+        review, also once saved and loaded. `progress(done, total)` follows the decisions.
         """
         from .review import DEFAULT_ROLLOUTS, review
 
-        if seed is None:
-            seed = np.random.SeedSequence([self.seed, self._round_index])
         return review(
             self.game,
             self.human_seat,
             seed=seed,
+            field=self.rollout_field()[0],
             n=DEFAULT_ROLLOUTS if n is None else n,
             name=self.names[self.human_seat],
+            progress=progress,
         )
 
     def replay(self, review: Review | None = None) -> RoundReplay:

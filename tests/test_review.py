@@ -84,7 +84,11 @@ def test_moves_are_the_seats_decisions_in_order_with_sane_values() -> None:
         assert m.played.score.low <= m.played.score.value <= m.played.score.high
         assert 0 <= m.played.win.low <= m.played.win.value <= m.played.win.high <= 1
     assert r.final_score is None
-    assert r.total_cost.value == pytest.approx(sum(m.cost for m in r.moves))
+    # One decision per card (the costliest on it): a card passed four times is one card.
+    per_card: dict[int, float] = {}
+    for m in r.moves:
+        per_card[m.card] = max(per_card.get(m.card, 0.0), m.cost)
+    assert r.total_cost.value == pytest.approx(sum(per_card.values()))
     assert sum(r.counts.values()) == len(r.moves)
     assert len(r.to_records()) == len(r.moves)
 
@@ -272,3 +276,186 @@ def test_the_text_table_is_laid_out_like_every_other_table() -> None:
     assert {len(line) for line in lines} == {len(lines[1])}  # every column right-aligned
     assert lines[2].endswith(r.moves[0].label)
     assert lines[1] in str(r)
+
+
+# ----------------------------------------------------------------------------- one evaluation
+def bot_round(seed: int, n_players: int = 3) -> tuple[nt.Game, list[object]]:
+    """A finished round: seat 0 a marginal bot that slips one move in six, the rest bots."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    bots: list[object] = [
+        nt.bots.MarginalCostBot(6),
+        nt.bots.make_bot("linear"),
+        nt.bots.MarginalCostBot(9),
+        nt.bots.make_bot("heuristic"),
+    ][:n_players]
+    g = nt.Game(n_players, seed=seed)
+    while not g.is_over:
+        s = g.current_player
+        a = bots[s].act(g.view(s))  # type: ignore[attr-defined]
+        if s == 0 and len(g.legal_actions()) == 2 and rng.random() < 1 / 6:
+            a = P if a is T else T
+        g.step(a)
+    return g, bots
+
+
+@pytest.mark.parametrize(("seed", "n_players"), [(1, 3), (2, 4), (3, 3)])
+def test_hint_and_review_agree_whenever_both_are_clear(seed: int, n_players: int) -> None:
+    from nothanks_lab.analysis import hint_evaluation, is_clear, rollout_field
+
+    g, bots = bot_round(seed, n_players)
+    field = rollout_field([None, *bots[1:]])
+    r = nt.review(g, 0, field=field)
+    replay = nt.Game(n_players, deck=list(dict.fromkeys(e.card for e in g.history)))
+    compared = 0
+    for event in g.history:
+        if event.seat == 0:
+            m = next(x for x in r.moves if x.index == len(replay.history))
+            hint = hint_evaluation(replay.view(0), field, seed=seed * 1000 + m.index)
+            d = hint.score_diff
+            assert (d is None) == m.forced == (m.score_diff is None)
+            if (
+                d is not None
+                and m.score_diff is not None
+                and is_clear(d)
+                and is_clear(m.score_diff)
+            ):
+                assert hint.best is m.best, (m.card, m.pot, d, m.score_diff)
+                compared += 1
+        replay.step(event.action)
+    assert compared >= 5  # the test looked at many positions, not none
+
+
+def test_a_review_without_seed_is_the_same_every_time_and_after_save_and_load() -> None:
+    g, _ = bot_round(5)
+    a = nt.review(g, 0)
+    b = nt.review(g, 0)
+    c = nt.review(nt.Game.from_json(g.to_json()), 0)
+    key = [(m.index, m.label, m.best, round(m.cost, 9)) for m in a.moves]
+    assert key == [(m.index, m.label, m.best, round(m.cost, 9)) for m in b.moves]
+    assert key == [(m.index, m.label, m.best, round(m.cost, 9)) for m in c.moves]
+    # Saved with names and without its deck (as the advisor saves): still the same review.
+    doc = json.loads(g.to_json(names=["Ada", "Bo", "Cy"]))
+    doc.pop("deck", None)
+    doc.pop("removed", None)
+    d = nt.Game.from_json(json.dumps(doc))
+    assert key == [(m.index, m.label, m.best, round(m.cost, 9)) for m in nt.review(d, 0).moves]
+
+
+def test_the_round_seed_comes_from_the_moves() -> None:
+    from nothanks_lab.review import round_seed
+
+    g, _ = bot_round(5)
+    same = nt.Game.from_json(g.to_json())
+    assert round_seed(g, 0).entropy == round_seed(same, 0).entropy
+    assert round_seed(g, 0).entropy != round_seed(g, 1).entropy
+    other, _ = bot_round(6)
+    assert round_seed(g, 0).entropy != round_seed(other, 0).entropy
+
+
+def test_a_clear_decision_stops_early_and_a_close_one_runs_longer() -> None:
+    g = round_of([35, *REST], [T])  # the 35 on an empty pot: a blunder beyond doubt
+    (m,) = nt.review(g, 0, seed=1).moves
+    assert m.label == "blunder" and m.take.score.n < 8000
+    g2, _ = bot_round(7)
+    r = nt.review(g2, 0, seed=1)
+    used = {m.take.score.n for m in r.moves}
+    assert min(used) == 500 and len(used) > 1  # doubling batches where the label was open
+
+
+def test_progress_counts_the_decisions() -> None:
+    g, _ = bot_round(8)
+    seen: list[tuple[int, int]] = []
+    r = nt.review(g, 0, progress=lambda done, total: seen.append((done, total)))
+    k = len(r.moves)
+    assert seen == [(i, k) for i in range(1, k + 1)]
+    with pytest.raises(ValueError, match="progress"):
+        nt.review(g, 0, progress=3)  # type: ignore[arg-type]
+
+
+def test_the_headline_counts_a_card_once_and_names_the_costliest() -> None:
+    # Seat 0 lets the 28 (between its 27 and 29) go round three times: three costly decisions
+    # on one card.
+    g = round_of([27, 29, 28, *REST], [T, T, P, P, P, P, P, P, P])
+    r = nt.review(g, 0, seed=2, n=N)
+    on_28 = [m for m in r.moves if m.card == 28]
+    assert len(on_28) == 3 and all(m.cost > 0 for m in on_28)
+    worst = max(r.moves, key=lambda m: m.cost)
+    assert r.costliest is worst
+    others = sum(m.cost for m in r.moves if m.card != 28)
+    assert r.total_cost.value == pytest.approx(others + max(m.cost for m in on_28))
+    assert r.total_cost.value < others + sum(m.cost for m in on_28)
+    head = r.headline()
+    assert f"the costliest: No Thanks! on 28 (cost {worst.cost:.1f} points)" in head
+    bad = [m for m in r.moves if m.label != "good"]
+    counted = head.split(";")[0].split(", ")  # e.g. ["2 blunders", "1 mistake"]
+    assert sum(int(w.split()[0]) for w in counted) == len(bad) > 0
+    assert "the costliest decision on each of 3 cards" in r.summary()
+
+
+def _evaluation(score_diff: tuple[float, float], win_diff: tuple[float, float]) -> object:
+    from nothanks_lab.analysis import Estimate, MoveValue, PositionEvaluation
+
+    def est(lo: float, hi: float) -> Estimate:
+        return Estimate(value=(lo + hi) / 2, low=lo, high=hi, n=4000)
+
+    return PositionEvaluation(
+        seat=0,
+        card=32,
+        pot=4,
+        take=MoveValue(T, est(40.0, 42.0), est(0.005, 0.02)),
+        no_thanks=MoveValue(P, est(44.0, 46.0), est(0.04, 0.07)),
+        score_diff=est(*score_diff),
+        win_diff=est(*win_diff),
+        n=4000,
+        policy="linear",
+    )
+
+
+def test_the_hint_names_its_quantity_and_says_when_the_win_chance_disagrees() -> None:
+    from nothanks_lab import render
+
+    # The issue's move: Take better by expected score, No Thanks! wins more often.
+    html = render.position_evaluation_html(_evaluation((-4.5, -3.3), (-0.06, -0.02)), [])
+    assert "By expected score, <b>Take</b> is clearly better" in html
+    assert "But <b>No Thanks!</b> wins more often" in html
+    assert "If you take: your expected final score <b>41</b> ± 1 points" in html
+    assert "If you say No Thanks!: your expected final score <b>45</b>" in html
+    summary, details = html.split("<details>")
+    assert "rollout" not in summary and "95%" not in summary  # the jargon is behind the toggle
+    assert "How is this computed?" in details and "95% interval" in details
+    assert "played out 4,000 times for each move" in details
+    # When both quantities agree, nothing more is said.
+    agree = render.position_evaluation_html(_evaluation((-4.5, -3.3), (0.02, 0.06)), [])
+    assert "wins more often" not in agree
+    # Too close on score but clear on the win chance: the win chance is named.
+    close = render.position_evaluation_html(_evaluation((-0.5, 0.5), (-0.06, -0.02)), [])
+    assert "too close to call" in close and "But <b>No Thanks!</b> wins more often" in close
+
+
+def test_the_play_table_reviews_a_round_as_it_does_once_saved_and_loaded(tmp_path: Path) -> None:
+    pytest.importorskip("ipywidgets")
+    from nothanks_lab.widgets import PlayTable
+
+    t = PlayTable(3, ["linear", ("marginal", {"threshold": 7})], bot_delay=0, double_click_s=0,
+                  seed=21)  # fmt: skip
+    me = nt.bots.MarginalCostBot(5)
+    while t.phase == "human":
+        t.play(me.act(t.view))
+    assert t.phase in ("round_over", "match_over")
+    shown: list[str] = []
+    t.review_status.observe(lambda c: shown.append(c["new"]), names="value")
+    t.review_round(background=False)
+    before = [(m.index, m.label, m.best) for m in t.review.moves]
+    k = len(before)
+    assert any(f"Reviewing: {k} of {k} decisions" in x for x in shown)
+    assert any("Reviewing: 1 of" in x for x in shown)
+    assert "Reviewed in" in t.review_status.value
+    t.load_round(t.session.round_json(), background=False)
+    assert [(m.index, m.label, m.best) for m in t.review.moves] == before
+    # The command line models the file's bots the same way: the same labels.
+    path = tmp_path / "round.json"
+    path.write_text(t.session.round_json(), encoding="utf-8")
+    doc = json.loads(run(["review", str(path), "--format", "json"]))
+    assert [(m["move"] - 1, m["label"]) for m in doc["moves"]] == [(i, la) for i, la, _ in before]

@@ -178,10 +178,10 @@ def test_rollouts_use_the_bots_at_the_table_or_say_who_stands_in() -> None:
     s = TableSession([None, ("marginal", {"threshold": 3}), "best", "heuristic"], seed=1)
     field, words = s.rollout_field()
     assert field[1] is s.policies[1] and field[3] is s.policies[3]
-    assert isinstance(field[2], MarginalCostBot) and field[2].threshold == 10
+    assert type(field[2]) is type(nt.bots.make_bot("linear"))
     assert words == [
         "Bot 1 as itself (marginal(threshold=3))",
-        "Bot 2 (best) played by marginal(10)",
+        "Bot 2 (best) played by linear",
         "Bot 3 as itself (heuristic)",
     ]
 

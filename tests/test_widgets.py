@@ -386,13 +386,15 @@ def test_hint_toggle_shows_hints_on_my_turn() -> None:
     html = t.hints.value
     assert "Neighbours of your runs" in html
     analysis = pytest.importorskip("nothanks_lab.analysis")
-    assert "Estimated value of Take vs No Thanks!" in html
-    n = int(re.search(r"\(([\d,]+) rollouts per move", html).group(1).replace(",", ""))
+    assert "If you take: your expected final score" in html
+    assert "<details><summary>How is this computed?</summary>" in html
+    n = int(re.search(r"played out ([\d,]+) times for each move", html).group(1).replace(",", ""))
     seed = t.match_seed * 1000 + len(t.game.history)
     field, _ = t.session.rollout_field()
-    ev = analysis.evaluate_position(t.view, field=field, seed=seed, n=n)
+    ev = analysis.hint_evaluation(t.view, field, seed=seed)
     # Same seed, same samples: the panel's numbers are the analysis module's own.
-    assert f"{ev.take.score.value:.1f} <small>[{ev.take.score.low:.1f}" in html
+    assert ev.n == n
+    assert f"final score <b>{ev.take.score.value:.0f}</b>" in html
     t.hint_toggle.value = False
     assert t.hints.value == ""
 
@@ -717,7 +719,7 @@ def test_hints_say_which_opponents_the_rollouts_assume() -> None:
     t = PlayTable(3, ["best", ("marginal", {"threshold": 2})], bot_delay=None, seed=4)
     t.hint_toggle.value = True
     html = t.hints.value
-    assert "Bot 1 (best) played by marginal(10)" in html
+    assert "Bot 1 (best) played by linear" in html
     assert "Bot 2 as itself (marginal(threshold=2))" in html
 
 
@@ -968,7 +970,7 @@ def test_the_advisor_follows_a_real_round_and_saves_it_for_review() -> None:
             shown = e.card
         assert a.take_button.description == f"{a.session.names[e.seat]} takes"
         if e.seat == 2:
-            assert "Estimated value of Take vs No Thanks!" in a.hints.value
+            assert "If you take: your expected final score" in a.hints.value
             hinted += 1
         else:
             assert "on your turn" in a.hints.value

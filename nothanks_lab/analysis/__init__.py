@@ -23,10 +23,14 @@ from __future__ import annotations
 from ..probability import Estimate as Estimate
 from .chips import ChipValue, chip_value
 from .evaluation import (
+    CLEAR_MARGIN,
+    HINT_ROLLOUTS,
     MoveValue,
     PositionEvaluation,
     PositionSetup,
     evaluate_position,
+    hint_evaluation,
+    is_clear,
     position_view,
     sample_face_down,
     warm_up,
@@ -34,10 +38,14 @@ from .evaluation import (
 
 # The private helpers listed here are imported through the package by `review` and the tests.
 from .rollout import (  # noqa: F401
+    ADVICE_BOT,
     _mean_estimate,
     _play_out,
     _proportion_estimate,
+    advice_policy,
     default_rollout_policy,
+    rollout_field,
+    rollout_field_of_specs,
 )
 from .surfaces import (
     BotBoundary,
@@ -49,19 +57,27 @@ from .surfaces import (
 )
 
 __all__ = [
+    "ADVICE_BOT",
+    "CLEAR_MARGIN",
+    "HINT_ROLLOUTS",
     "BotBoundary",
     "ChipValue",
     "MoveValue",
     "PositionEvaluation",
     "PositionSetup",
     "TakePassSurface",
+    "advice_policy",
     "bot_boundary",
     "break_even_pots",
     "chip_value",
     "default_rollout_policy",
     "evaluate_position",
+    "hint_evaluation",
     "immediate_take_minus_pass",
+    "is_clear",
     "position_view",
+    "rollout_field",
+    "rollout_field_of_specs",
     "sample_face_down",
     "take_pass_surface",
     "warm_up",

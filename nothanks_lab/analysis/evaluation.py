@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 import numpy as np
 
 from ..engine import Action, Game, SeedLike
-from ..play import policy_name
 from ..probability import Estimate
 from ..render.tables import fmt_share
 from ..rules import Rules
@@ -34,13 +33,18 @@ from .rollout import (
     _rng,
     _table,
     _winners,
+    advice_policy,
 )
 
 __all__ = [
+    "CLEAR_MARGIN",
+    "HINT_ROLLOUTS",
     "MoveValue",
     "PositionEvaluation",
     "PositionSetup",
     "evaluate_position",
+    "hint_evaluation",
+    "is_clear",
     "position_view",
     "sample_face_down",
     "warm_up",
@@ -121,8 +125,13 @@ class PositionEvaluation:
             verdict = "clearly" if self.confident else "perhaps"
             lines.append(
                 f"  Take − No Thanks!: {d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}] points"
-                f" -> {verdict} {self.best}"
+                f" -> by expected score, {verdict} {self.best}"
             )
+            w = self.win_diff
+            if w is not None and (w.low > 0 or w.high < 0):
+                often = Action.TAKE if w.low > 0 else Action.PASS
+                if often is not self.best or not self.confident:
+                    lines.append(f"  but {often} wins more often ({w.value:+.1%} win chance)")
         lines.append(f"  ({self.n} rollouts per move, {self.policy}, {self.elapsed_s:.2f} s)")
         return "\n".join(lines)
 
@@ -141,6 +150,13 @@ def _widest(scores: dict[bool, list[np.ndarray]], seat: int) -> float:
     if len(got) == 2:
         widths.append(paired_interval(got[True], got[False]).half_width)
     return max(math.inf if math.isnan(w) else w for w in widths)  # one rollout: no interval
+
+
+def _score_diff(scores: dict[bool, list[np.ndarray]], seat: int) -> Estimate:
+    """The paired Take − No Thanks! expected-score difference of the rollouts so far."""
+    return paired_interval(
+        np.concatenate(scores[True])[:, seat], np.concatenate(scores[False])[:, seat]
+    )
 
 
 def sample_face_down(view: PlayerView, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -165,6 +181,7 @@ def evaluate_position(
     budget_s: float | None = None,
     tol: float | None = None,
     batch: int | None = None,
+    until: Callable[[Estimate], bool] | None = None,
 ) -> PositionEvaluation:
     """Expected final score and win chance of Take and of No Thanks! for the seat to act.
 
@@ -173,9 +190,13 @@ def evaluate_position(
     default ``MarginalCostBot(10)``). Both moves share the same samples, so the difference
     Take − No Thanks! has a tight paired interval. Sampling stops at `n` rollouts per move, or
     earlier once `budget_s` seconds have passed or every score interval's half-width is at
-    most `tol` (at least one batch is always run). Batches hold 1000 rollouts on the compiled
-    kernel; a policy without a compiled decision plays through the engine (a few hundred
-    rounds a second) in batches of 8, so give it a `budget_s`.
+    most `tol`, or once `until(score_diff)` holds for the paired Take − No Thanks! difference
+    (a sequential stopping rule; at least one batch is always run, and a forced take needs only
+    that one). Batches hold 1000 rollouts on the compiled kernel (with `until`, each batch after
+    the first is as large as all before it, so the rule looks at 1, 2, 4, ... batches and a clear
+    decision stops early); a policy without a compiled decision plays through the engine (a few
+    hundred rounds a second) in batches of 8, so give it a `budget_s`. With the same `seed` and
+    no `budget_s` the result is the same every time.
 
     >>> from nothanks_lab import Game
     >>> g = Game(3, deck=range(3, 27))
@@ -211,7 +232,7 @@ def evaluate_position(
     scores: dict[bool, list[np.ndarray]] = {m: [] for m in moves}
     done = 0
     while done < n:
-        b = min(batch, n - done)
+        b = min(batch if until is None else max(batch, done), n - done)
         rests = sample_face_down(view, b, rng)
         for take in moves:
             s = position_state(view, rests, take)
@@ -220,6 +241,8 @@ def evaluate_position(
         if budget_s is not None and time.perf_counter() - start >= budget_s:
             break
         if tol is not None and _widest(scores, seat) <= tol:
+            break
+        if until is not None and (not view.can_pass or until(_score_diff(scores, seat))):
             break
     all_scores = {m: np.concatenate(v) for m, v in scores.items()}
     values = {
@@ -239,7 +262,9 @@ def evaluate_position(
             _winners(p, seat).astype(np.float64),
             shares=True,
         )
-    names = sorted({policy_name(p) for p in table})
+    from ..bots.specs import short_name  # "LinearBot(defaults)", not every weight
+
+    names = sorted({short_name(p) for p in table})
     return PositionEvaluation(
         seat=seat,
         card=int(view.active_card),  # type: ignore[arg-type]
@@ -251,6 +276,52 @@ def evaluate_position(
         n=done,
         policy=" / ".join(names),
         elapsed_s=time.perf_counter() - start,
+    )
+
+
+#: Rollouts per move a hint may use at most (it stops earlier once the decision is clear).
+HINT_ROLLOUTS = 8000
+#: Expected points by which a difference's 95% interval must clear 0 to stop a hint early.
+CLEAR_MARGIN = 0.25
+
+
+def is_clear(diff: Estimate, margin: float = 0.0) -> bool:
+    """Whether the 95% interval of a Take − No Thanks! difference excludes 0 by `margin`.
+
+    >>> from nothanks_lab.stats import Interval
+    >>> is_clear(Interval(-2.0, -3.0, -1.0, 100)), is_clear(Interval(0.5, -0.1, 1.1, 100))
+    (True, False)
+    """
+    return diff.low > margin or diff.high < -margin
+
+
+def hint_evaluation(
+    view: PlayerView,
+    field: object | Sequence[object] | None = None,
+    *,
+    seed: SeedLike = None,
+    n: int = HINT_ROLLOUTS,
+    budget_s: float | None = None,
+) -> PositionEvaluation:
+    """Take versus No Thanks! for a hint: the evaluation `nt.review` makes of the same position.
+
+    The seat to act and, unless `field` gives the bots actually at the table (one per seat,
+    see :func:`~nothanks_lab.analysis.rollout.rollout_field`), every other seat are played by
+    :func:`~nothanks_lab.analysis.rollout.advice_policy`, the model `nt.review` uses too; the
+    quantity is the expected final score. Rollouts stop once the difference's 95% interval
+    excludes 0 by :data:`CLEAR_MARGIN` points, or at `n` per move (or after `budget_s` seconds,
+    if given: then the count depends on the machine). Deterministic for a given `seed`
+    without a `budget_s`.
+    """
+    me = advice_policy()
+    return evaluate_position(
+        view,
+        me,
+        field=me if field is None else field,
+        n=n,
+        seed=seed,
+        budget_s=budget_s,
+        until=lambda d: is_clear(d, CLEAR_MARGIN),
     )
 
 

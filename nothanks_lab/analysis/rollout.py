@@ -24,7 +24,19 @@ from ..rules import Rules
 from ..stats import mean_interval, proportion_interval
 from ..view import PlayerView
 
-__all__ = ["default_rollout_policy"]
+__all__ = [
+    "ADVICE_BOT",
+    "advice_policy",
+    "default_rollout_policy",
+    "rollout_field",
+    "rollout_field_of_specs",
+]
+
+#: The registered bot hints, reviews and the advisor play the rollouts with, for the advised
+#: seat and for every seat whose own bot cannot be played on the compiled loop: the package's
+#: strongest compiled bot, which punishes what real players punish (it takes a card that
+#: completes someone's run), unlike the lessons' plain ``MarginalCostBot(10)``.
+ADVICE_BOT = "linear"
 
 
 # ------------------------------------------------------------------------ estimates
@@ -107,6 +119,47 @@ def default_rollout_policy() -> object:
     from ..bots import MarginalCostBot
 
     return MarginalCostBot(10)
+
+
+def advice_policy() -> object:
+    """The policy of hints, reviews and the advisor's rollouts: ``make_bot(ADVICE_BOT)``."""
+    from ..bots import make_bot
+
+    return make_bot(ADVICE_BOT)
+
+
+def rollout_field(policies: Sequence[object | None]) -> list[object]:
+    """The model of a table's seats for rollouts: each bot as itself when it has a compiled
+    decision, else (a person, a search bot, a custom policy) :func:`advice_policy`.
+
+    Hints and reviews both seat their rollouts with this, so they model the same table.
+    """
+    from ..fast import has_fast_path
+
+    return [p if p is not None and has_fast_path(p) else advice_policy() for p in policies]
+
+
+def rollout_field_of_specs(specs: Sequence[str | None]) -> list[object]:
+    """`rollout_field` of a saved round's seats: each a registered bot's spec, or None.
+
+    A spec that is not a registered bot (a user's file, say) counts as unknown, so loading a
+    round never imports code; a person's seat is None. A round reviewed at the table and the
+    same round saved and loaded then get the same model of the table, so the same review.
+    """
+    from ..bots import make_bot
+    from ..bots.specs import parse_bot_spec
+
+    policies: list[object | None] = []
+    for spec in specs:
+        bot = None
+        if spec is not None:
+            try:
+                name, params = parse_bot_spec(spec)
+                bot = make_bot(name, **params)
+            except (ValueError, TypeError):
+                bot = None
+        policies.append(bot)
+    return rollout_field(policies)
 
 
 def _table(

@@ -13,8 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..rules import runs
-from .cards import _CELL, YOUR_TURN_BG
-from .tables import fmt_share
+from .cards import YOUR_TURN_BG
 
 if TYPE_CHECKING:
     from ..analysis import PositionEvaluation
@@ -127,45 +126,71 @@ def clearly_better(low: float, high: float, digits: int = 1) -> bool:
     return round(low, digits) > 0 or round(high, digits) < 0
 
 
-def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | None = None) -> str:
-    """Take versus No Thanks! from an evaluation; `assumed` says how each opponent was played.
+def _move_words(action: object) -> str:
+    return "If you take" if str(action) == "Take" else "If you say No Thanks!"
 
-    The verdict says "clearly" only when the difference's interval, as shown, excludes zero.
+
+def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | None = None) -> str:
+    """Take versus No Thanks! in plain words, the details behind a "How is this computed?" toggle.
+
+    The recommendation is based on the expected final score and says so; it says "clearly"
+    only when the difference's interval, as shown, excludes zero, and when the win chances
+    point the other way (their difference's interval excludes zero too) it says that as well.
+    `assumed` says how each opponent was played in the rollouts.
     """
-    rows = []
+    lines = []
     for move in ev.moves().values():
         s, w = move.score, move.win
-        rows.append(
-            f"<tr><td style='{_CELL}'><b>{move.action}</b></td>"
-            f"<td style='{_CELL}'>{s.value:.1f} <small>[{s.low:.1f}, {s.high:.1f}]</small></td>"
-            f"<td style='{_CELL}'>{fmt_share(w.value, w.low, w.high).replace(' [', ' <small>[', 1)}"
-            "</small></td>"
-            "</tr>"
+        lines.append(
+            f"<li>{_move_words(move.action)}: your expected final score "
+            f"<b>{s.value:.0f}</b> ± {max(s.half_width, 0.5):.0f} points; you win "
+            f"{w.value:.0%} of the time</li>"
         )
-    d = ev.score_diff
-    if d is None:
+    d, wd = ev.score_diff, ev.win_diff
+    if d is None or wd is None:
         verdict = "You have no chips: Take is forced."
     else:
-        sure = (
-            f"clearly <b>{ev.best}</b>"
-            if clearly_better(d.low, d.high)
-            else "too close to call (the interval includes 0)"
-        )
-        verdict = (
-            f"Take − No Thanks!: <b>{d.value:+.1f}</b> points [{d.low:+.1f}, {d.high:+.1f}] "
-            f"→ {sure} (lower score is better)."
-        )
+        other = "No Thanks!" if str(ev.best) == "Take" else "Take"
+        if clearly_better(d.low, d.high):
+            verdict = (
+                f"By expected score, <b>{ev.best}</b> is clearly better (about "
+                f"{abs(d.value):.1f} points lower)."
+            )
+        else:
+            verdict = "By expected score, the two moves are too close to call."
+        # The win chance after Take minus after No Thanks!: positive favours Take.
+        favours = "Take" if wd.low > 0 else "No Thanks!" if wd.high < 0 else None
+        if favours is not None and (favours == other or not clearly_better(d.low, d.high)):
+            wins = {str(m.action): m.win.value for m in ev.moves().values()}
+            rest = "No Thanks!" if favours == "Take" else "Take"
+            verdict += (
+                f" But <b>{favours}</b> wins more often ({wins[favours]:.0%} against "
+                f"{wins[rest]:.0%}): if only winning counts, prefer it."
+            )
     if assumed is None:
         who = f"every seat played by {escape(ev.policy)}"
     else:
-        who = "opponents: " + (escape("; ".join(assumed)) or "none")
+        from ..analysis import ADVICE_BOT
+
+        who = f"you played by the {ADVICE_BOT} bot; opponents: " + (
+            escape("; ".join(assumed)) or "none"
+        )
+    details = ""
+    if d is not None and wd is not None:
+        details = (
+            f"<br>Take − No Thanks!: {d.value:+.1f} points [{d.low:+.1f}, {d.high:+.1f}]; "
+            f"win chance {wd.value:+.1%} [{wd.low:+.1%}, {wd.high:+.1%}] (95% intervals)."
+        )
     return (
-        "<div><p style='margin:.4em 0 .1em'>Estimated value of Take vs No Thanks! "
-        f"({ev.n:,} rollouts per move, {who}; your later moves by marginal(10); "
-        "95% intervals):</p>"
-        "<table style='border-collapse:collapse'><tr><th>move</th>"
-        "<th>expected final score</th><th>win chance</th></tr>"
-        f"{''.join(rows)}</table><p style='margin:.2em 0'>{verdict}</p></div>"
+        "<div class='nothanks-evaluation'><p style='margin:.4em 0 .1em'>What each move is "
+        "likely to give you by the end of the round (lower score is better):</p>"
+        f"<ul style='margin:.1em 0'>{''.join(lines)}</ul>"
+        f"<p style='margin:.2em 0'>{verdict}</p>"
+        "<details><summary>How is this computed?</summary><small>"
+        f"The rest of the round was played out {ev.n:,} times for each move, on guesses at the "
+        f"face-down cards you cannot see ({who}); each ± is a 95% interval. The review of "
+        "your round uses the same computation."
+        f"{details}</small></details></div>"
     )
 
 

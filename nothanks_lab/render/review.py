@@ -72,16 +72,19 @@ def review_html(review: Review, current_step: int | None = None) -> str:
             f"<td style='{_CELL}color:#444'><small>{escape(_move_review_words(m))}</small></td>"
             "</tr>"
         )
-    counts = ", ".join(f"{v} {k}" for k, v in review.counts.items() if v)
     t = review.total_cost
+    cards = len(review.card_costs)
     acc = "" if review.accuracy is None else f"; accuracy {review.accuracy:.0%}"
-    summary = (
-        f"{len(review.moves)} decisions ({counts}); expected cost {t.value:.1f} points "
-        f"[{t.low:.1f}, {t.high:.1f}]{acc}"
+    headline = review.headline()
+    detail = (
+        f"{len(review.moves)} decisions on {cards} card{'s' * (cards != 1)}; expected points "
+        f"lost {t.value:.1f} (the costliest decision on each card, summed){acc}"
     )
     return (
         f"<div class='nothanks-review'><h4 style='margin:.3em 0'>Review of "
-        f"{escape(review.name)}</h4><div class='nothanks-review-summary'>{escape(summary)}</div>"
+        f"{escape(review.name)}</h4><div class='nothanks-review-summary'><b>"
+        f"{escape(headline[:1].upper() + headline[1:])}</b><br>"
+        f"<small>{escape(detail)}</small></div>"
         f"<div style='max-height:26em;overflow:auto'><table style='border-collapse:collapse'>"
         f"<tr>{head}</tr>{''.join(rows)}</table></div>"
         f"<small style='color:#666'>{escape(review.header())}</small></div>"

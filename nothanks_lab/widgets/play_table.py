@@ -46,20 +46,19 @@ from .setup import TableSetup
 def evaluation_html(
     view: PlayerView,
     seed: int,
-    budget_s: float = 0.5,
     *,
     field: Sequence[object] | None = None,
     assumed: Sequence[str] | None = None,
 ) -> str:
     """Take versus No Thanks! by rollouts against `field` (one policy per seat), as HTML.
 
-    `assumed` says in words how each opponent is played; without a `field` every seat is
-    played by the analysis module's default rollout bot, and the panel says so.
+    The same evaluation `nt.review` makes (`analysis.hint_evaluation`). `assumed` says in words
+    how each opponent is played; without a `field` every seat is played by the analysis
+    module's default rollout bot, and the panel says so.
     """
-    from ..analysis import evaluate_position
+    from ..analysis import hint_evaluation
 
-    ev = evaluate_position(view, field=field, seed=seed, budget_s=budget_s)
-    return render.position_evaluation_html(ev, assumed)
+    return render.position_evaluation_html(hint_evaluation(view, field, seed=seed), assumed)
 
 
 # --------------------------------------------------------------------------- the play table

@@ -75,8 +75,8 @@ class RoundFiles:
             replay = s.replay()
             n = s.human_decisions
 
-            def work() -> Any:
-                return s.review(n=self.review_rollouts)
+            def work(progress: Callable[[int, int], object]) -> Any:
+                return s.review(n=self.review_rollouts, progress=progress)
 
         return self._start_review(replay, work, n, background)
 
@@ -86,6 +86,7 @@ class RoundFiles:
         The reviewed seat is the file's first seat without a bot (else seat 0). A bad file is a
         `ValueError` saying what is wrong with it; the table is left as it was.
         """
+        from ..analysis import rollout_field_of_specs
         from ..records import load_round
         from ..review import DEFAULT_ROLLOUTS, review
 
@@ -95,9 +96,12 @@ class RoundFiles:
         seat = next((i for i, x in enumerate(record.seats) if x.bot is None), 0)
         n = sum(e.seat == seat for e in game.history)
         rollouts = DEFAULT_ROLLOUTS if self.review_rollouts is None else self.review_rollouts
+        # The bots the file names, modelled as the table models its own (a review of a saved
+        # round then matches the review made before saving it).
+        field = rollout_field_of_specs([x.bot for x in record.seats])
 
-        def work() -> Any:
-            return review(game, seat, seed=0, n=rollouts, name=names[seat])
+        def work(progress: Callable[[int, int], object]) -> Any:
+            return review(game, seat, field=field, n=rollouts, name=names[seat], progress=progress)
 
         with self._lock:
             self.clear_review()
@@ -109,7 +113,11 @@ class RoundFiles:
             raise RuntimeError("a review is already running; it takes a few seconds")
 
     def _start_review(
-        self, replay: RoundReplay, work: Callable[[], Any], n: int, background: bool
+        self,
+        replay: RoundReplay,
+        work: Callable[[Callable[[int, int], None]], Any],
+        n: int,
+        background: bool,
     ) -> threading.Thread | None:
         self._check_no_review_running()
         self._review_token += 1
@@ -118,9 +126,7 @@ class RoundFiles:
         self.replay_panel.show(replay)
         self.review_view.value = ""
         self.review_area.layout.display = ""
-        self.review_status.value = render.notice_html(
-            f"Reviewing {n} decision{'s' * (n != 1)}… (rollouts: a few seconds)"
-        )
+        self.review_status.value = render.notice_html(f"Reviewing {n} decision{'s' * (n != 1)}…")
         self.review_button.disabled = True
         if not background:
             self._review_job(token, replay, work)
@@ -131,9 +137,17 @@ class RoundFiles:
         self._review_thread.start()
         return self._review_thread
 
-    def _review_job(self, token: int, replay: RoundReplay, work: Callable[[], Any]) -> None:
+    def _review_job(
+        self, token: int, replay: RoundReplay, work: Callable[[Callable[[int, int], None]], Any]
+    ) -> None:
+        def progress(done: int, total: int) -> None:
+            if token == self._review_token:
+                self.review_status.value = render.notice_html(
+                    f"Reviewing: {done} of {total} decisions…"
+                )
+
         try:
-            result = work()
+            result = work(progress)
         except Exception as exc:
             self.errors.report(exc)
             self.review_status.value = ""
@@ -146,7 +160,9 @@ class RoundFiles:
             self.review = result
             step = self.replay_panel.step if self.replay_panel.replay is replay else None
             self.replay_panel.show(replay.with_review(result), step)
-            self.review_status.value = render.small_html(f"Reviewed in {result.elapsed_s:.1f} s.")
+            self.review_status.value = render.small_html(
+                f"Reviewed in {result.elapsed_s:.1f} s: {result.headline()}."
+            )
 
     def _on_replay_step(self, step: int) -> None:
         if self.review is not None:
