@@ -109,7 +109,7 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
             "seed must be a whole number >= 0, a numpy SeedSequence or Generator, or a "
             f"uint64[2] key (None is drawn by the caller); got {seed!r}"
         )
-    return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)  # type: ignore[call-overload]
+    return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)  # type: ignore[arg-type]
 
 
 def deal_decks(

@@ -175,3 +175,19 @@ def test_head_to_head_sweep_and_tune_commands() -> None:
         ]
     )
     assert out.startswith("Tuned (grid-bounded") and "on fresh deals" in out
+
+
+def test_tournament_with_an_unseeded_random_bot_prints_the_same_table_twice() -> None:
+    """Issue 24: this very line gave 0.8453 and then 0.8361 for the same bot."""
+    args = ["tournament", "-p", "3", "-n", "300", "--seed", "5", "-b", "linear"]
+    args += ["marginal:threshold=7", "random:p_take=0.15", "--format", "csv", "--no-progress"]
+    first, second = cli(*args), cli(*args)
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert "RandomBot(p_take=0.15, seed=" in first.stdout  # the seed it was given is shown
+    # ... and the same numbers as the Python call with the same seed.
+    py = tournament(["linear", "marginal:threshold=7", "random:p_take=0.15"], 3, 300, seed=5)
+    share = {r["bot"]: r["win_share"] for r in py.to_records()}
+    for line in first.stdout.splitlines()[1:]:
+        name = next(n for n in share if n in line)
+        assert f",{share[name]!r}," in line
