@@ -272,7 +272,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     """
     from ..deals import deal_decks
     from ..fast import fast_table
-    from ..simulation import _outcome, simulate
+    from ..simulation import _outcome, check_outcomes, simulate
 
     plan = chunk.plan
     n_seats = len(plan.lineups[0])
@@ -298,7 +298,9 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
                 start=0,
                 count=len(d),
             )
-            r = _outcome(points, chips, moves, (), None, 0)
+            names = tuple(policy_name(plan.policies[b]) for b in seating)
+            r = _outcome(points, chips, moves, names, None, 0)
+            check_outcomes(r, chunk.rules, decks=d, games=chunk.start + rows)
         else:
             policies = _fresh_policies(plan.policies, chunk.seed, key)
             r = simulate(
