@@ -338,11 +338,9 @@ def _review(args: argparse.Namespace) -> str:
 
     from .records import load_round
     from .review import review
+    from .validate import read_file_bytes
 
-    try:
-        text = Path(args.file).read_bytes()
-    except OSError as e:
-        raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
+    text = read_file_bytes(Path(args.file), "the round file")  # no device, FIFO or huge file
     try:
         record = load_round(text, seed=0)
     except ValueError as e:

@@ -182,8 +182,8 @@ def _is_int(x: object) -> bool:
 def _as_hand(cards: Iterable[int]) -> list[int]:
     hand = []
     for c in cards:
-        if isinstance(c, bool) or not _is_int(c):
-            raise ValueError(f"a hand holds whole-numbered cards; got {c!r}")
+        if not is_int(c):  # ints and numpy integers only: 3.0 is not a card
+            raise ValueError(f"a hand holds whole-numbered cards (int); got {c!r}")
         hand.append(int(c))
     if len(set(hand)) != len(hand):
         dupes = sorted({c for c in hand if hand.count(c) > 1})

@@ -30,7 +30,15 @@ from .deals import deal_decks, stream_key
 from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
 from .rules import Rules
-from .validate import check_int, check_rules, check_seed, check_sequence, is_int
+from .validate import (
+    MAX_GAMES,
+    check_count,
+    check_int,
+    check_rules,
+    check_seed,
+    check_sequence,
+    is_int,
+)
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -423,7 +431,7 @@ def simulate_chunks(
     else:
         if n_games is None:
             raise ValueError("simulate needs n_games (or decks to replay)")
-        total = check_int(n_games, "n_games", low=0)
+        total = check_count(n_games, "n_games", MAX_GAMES, low=0)
         deck_arr = None
         # Fresh entropy is drawn once and reported in the result, so the run can be repeated.
         seed_out = np.random.SeedSequence().entropy if seed is None else seed

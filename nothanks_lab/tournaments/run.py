@@ -21,7 +21,7 @@ from ..play import policy_name
 from ..rules import Rules
 from ..seating import balanced_design, deal_cosets, lineup_blocks
 from ..stats import check_level
-from ..validate import check_int, check_players, check_rules, is_int
+from ..validate import MAX_GAMES, check_count, check_int, check_players, check_rules, is_int
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
 WIN_UNIT = 420
@@ -77,7 +77,7 @@ def _check_setting(
     return _Setting(
         rules,
         players,
-        check_int(n_games, "n_games", low=1),
+        check_count(n_games, "n_games", MAX_GAMES),
         check_seat(first_player, players, "first_player"),
         _check_confidence(confidence),
         _check_seed(seed),
