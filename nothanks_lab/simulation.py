@@ -244,6 +244,8 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
         if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
             raise ValueError(f"decks must hold whole-numbered cards; got dtype {arr.dtype}")
     arr = np.ascontiguousarray(arr, dtype=np.int64)
+    if not arr.flags.writeable:  # read-only or memory-mapped: the compiled kernel types a copy
+        arr = arr.copy()
     bad = (arr < rules.low_card) | (arr > rules.high_card)
     if bad.any():
         g, k = np.argwhere(bad)[0]

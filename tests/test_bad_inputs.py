@@ -801,12 +801,14 @@ ISSUE_24_CASES = [
         "validate",
     ),
     ("from_json 17 MiB", lambda: nt.Game.from_json(" " * (17 * 2**20)), "MAX_FILE_BYTES"),
-    ("to_json include_deal 'yes'", lambda: nt.Game(3, seed=1).to_json(include_deal="yes"), "include_deal"),
+    ("to_json include_deal 'yes'", lambda: nt.Game(3).to_json(include_deal="yes"), "include_deal"),
     ("card_points floats", lambda: nt.card_points([3.0, 4.0]), "3.0"),
     ("spec with an empty parameter list", lambda: make_policy("marginal:"), "no parameters"),
-    ("spec with a repeated parameter", lambda: make_policy("marginal:threshold=1,threshold=2"), "twice"),
-    ("load_round seed -1", lambda: nt.records.load_round(nt.Game(3, seed=1).to_json(), seed=-1), "seed"),
-    ("load_round seed True", lambda: nt.records.load_round(nt.Game(3, seed=1).to_json(), seed=True), "seed"),
+    ("spec with a repeated parameter", lambda: make_policy("marginal:threshold=1,threshold=2"),
+     "twice"),
+    ("load_round seed -1", lambda: nt.records.load_round(nt.Game(3).to_json(), seed=-1), "seed"),
+    ("load_round seed True", lambda: nt.records.load_round(nt.Game(3).to_json(), seed=True),
+     "seed"),
     (
         "solve max_memory float",
         lambda: nt.exact.solve(
@@ -867,3 +869,59 @@ def test_cli_games_above_the_ceiling_is_one_error_line(capsys: pytest.CaptureFix
     assert main([*argv, "marginal", "random", "random"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "ceiling" in err and "Traceback" not in err
+
+
+ISSUE_24_CLI = [
+    ([*T, "marginal", "random", "random", "--bots", "linear", "linear", "linear"], ["twice"]),
+    ([*T, "marginal:", "random", "random"], ["no parameters"]),
+    ([*T, "marginal:threshold=1,threshold=2", "random", "random"], ["twice"]),
+    (
+        [
+            "sweep", "--candidate", "marginal", "--grid", "threshold=1,2", "--grid",
+            "threshold=3", "--opponent", "marginal", "--players", "3", "--games", "4",
+            "--no-progress",
+        ],
+        ["--grid", "twice"],
+    ),
+    (["lessons", "export", "/proc/nope"], ["/proc/nope"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "words"), ISSUE_24_CLI)
+def test_issue_24_cli_input_is_one_error_line(
+    argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]  # (an export reports its progress on stderr first)
+    assert last.startswith("error: ") and "Traceback" not in err and err.count("error:") == 1, err
+    for word in words:
+        assert word in err, err
+
+
+def test_cli_file_bot_raising_base_exception_is_one_error_line(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = tmp_path / "rude.py"
+    bot.write_text(
+        "class Boom(BaseException):\n    pass\n\n\n"
+        "class Rude:\n    def act(self, view):\n        raise Boom('no')\n"
+    )
+    argv = ["tournament", "--players", "3", "--games", "2", "--no-progress", "--bots"]
+    assert main([*argv, f"{bot}:Rude", "marginal", "marginal"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err, err
+
+
+def test_cli_killed_worker_is_one_line_naming_it(monkeypatch, capsys) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    import nothanks_lab.__main__ as cli_module
+
+    def killed(argv):
+        raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+    monkeypatch.setattr(cli_module, "run", killed)
+    assert main(["tournament"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: a worker process died") and err.count("\n") == 1, err

@@ -447,3 +447,17 @@ def test_a_tournament_refuses_a_forged_game(monkeypatch) -> None:
         nt.tournament(["marginal", "marginal:threshold=0", "marginal:threshold=3"], 3, 10, seed=1)
     with pytest.raises(sim.ResultCheckError, match="MarginalCostBot"):
         nt.simulate([MarginalCostBot(4)] * 3, 10, seed=1)
+
+
+def test_read_only_and_memory_mapped_decks_play(tmp_path) -> None:
+    """Issue 24: a read-only decks array was a numba TypingError."""
+    decks = deal_decks(None, seed=2, start=0, count=30)
+    bots = [MarginalCostBot(t) for t in (1, 4, 9)]
+    expected = nt.simulate(bots, decks=decks).scores
+    frozen = decks.copy()
+    frozen.flags.writeable = False
+    np.save(tmp_path / "decks.npy", decks)
+    mapped = np.load(tmp_path / "decks.npy", mmap_mode="r")
+    for d in (frozen, mapped):
+        np.testing.assert_array_equal(nt.simulate(bots, decks=d).scores, expected)
+        np.testing.assert_array_equal(nt.simulate(bots, decks=d, fast=False).scores, expected)
