@@ -106,6 +106,24 @@ class Rules:
                     f"{n} players get {c}"
                 )
         object.__setattr__(self, "chips", tuple(sorted(table)))
+        # What was checked, to compare on use: `object.__setattr__` can change a frozen field.
+        object.__setattr__(self, "_checked", self._fields())
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.low_card, self.high_card, self.n_removed, self.chips)
+
+    def check_unaltered(self) -> Rules:
+        """This rule set, or `ValueError` if a field was changed after it was checked.
+
+        A frozen dataclass can still be altered with ``object.__setattr__``; every entry
+        point that takes a rule set (`validate.check_rules`) calls this, a tuple comparison.
+        """
+        if getattr(self, "_checked", None) != self._fields():
+            raise ValueError(
+                "rules were altered after they were checked (object.__setattr__ on a frozen "
+                f"Rules); build a new one, e.g. dataclasses.replace(rules, ...); got {self!r}"
+            )
+        return self
 
     @property
     def n_cards(self) -> int:

@@ -313,7 +313,7 @@ def check_rules(rules: object, name: str = "rules", *, optional: bool = True) ->
     if not isinstance(rules, Rules):
         allowed = "a nothanks_lab.Rules or None" if optional else "a nothanks_lab.Rules"
         raise ValueError(f"{name} must be {allowed}; got {type(rules).__name__} {rules!r}")
-    return rules
+    return rules.check_unaltered()
 
 
 def check_players(n_players: object, rules: Rules, name: str = "n_players") -> int:

@@ -925,3 +925,15 @@ def test_cli_killed_worker_is_one_line_naming_it(monkeypatch, capsys) -> None:
     assert main(["tournament"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: a worker process died") and err.count("\n") == 1, err
+
+
+def test_rules_altered_through_object_setattr_are_refused_when_played() -> None:
+    rules = nt.Rules()
+    object.__setattr__(rules, "n_removed", 0)
+    for call in (
+        lambda: nt.Game(3, rules=rules),
+        lambda: nt.simulate(BOTS, 5, rules=rules, seed=1),
+        lambda: nt.play_game(BOTS, rules=rules, seed=1),
+    ):
+        _expect(call, "altered")
+    assert nt.Game(3, rules=nt.Rules(n_removed=0)).cards_left == 32  # a real rule set plays
