@@ -118,7 +118,10 @@ class Rules:
         A frozen dataclass can still be altered with ``object.__setattr__``; every entry
         point that takes a rule set (`validate.check_rules`) calls this, a tuple comparison.
         """
-        if getattr(self, "_checked", None) != self._fields():
+        checked = getattr(self, "_checked", None)
+        if checked is None:  # unpickled from a build without the record: check it whole now
+            self.__post_init__()
+        elif checked != self._fields():
             raise ValueError(
                 "rules were altered after they were checked (object.__setattr__ on a frozen "
                 f"Rules); build a new one, e.g. dataclasses.replace(rules, ...); got {self!r}"
