@@ -384,9 +384,9 @@ def test_chunks_are_made_lazily_with_few_in_flight() -> None:
 
 
 def test_a_huge_tournament_starts_at_once_in_bounded_memory() -> None:
-    # The chunks of 10**12 deals were all built before the first was played (MemoryError; now
-    # 10**12 is above MAX_GAMES and refused, so the check runs at the ceiling, 10**8 deals
+    # The chunks of 10**12 deals were all built before the first was played (MemoryError
     # after 15 s under a 2 GB cap): now the run starts at once under a 1.5 GB address-space cap.
+    # 10**12 is above MAX_GAMES now (refused up front), so this runs at the ceiling, 10**8.
     code = """
 import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29, 3 * 2**29))

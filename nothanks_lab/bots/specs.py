@@ -100,6 +100,10 @@ def _user_bot_class(spec: str) -> tuple[Any, str] | None:
                 raise ValueError(f"bot spec {spec!r}: cannot load {str(path)!r} as Python")
             module = importlib.util.module_from_spec(loader_spec)
             sys.modules[mod_name] = module  # so worker processes can unpickle its bots
+            # Its sibling modules import as they do when the file is run as a script, under
+            # `python -m nothanks_lab` and the installed `nothanks-lab` command alike.
+            if str(path.parent) not in sys.path:
+                sys.path.insert(0, str(path.parent))
             try:
                 loader_spec.loader.exec_module(module)
             except Exception as e:
