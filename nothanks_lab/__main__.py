@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,6 +42,24 @@ players; for more, a block in which every bot holds every seat and sits directly
 other bot equally often, drawn at random per deal), so a run plays games x seatings rounds.
 Results depend only on the seed, never on --workers.
 """
+
+
+class _Once(argparse.Action):
+    """Store an option's values, refusing the option given twice (the last would win)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, f"_seen_{self.dest}", False):
+            raise ValueError(
+                f"{option_string} is given twice; list every value after one {option_string}"
+            )
+        setattr(namespace, f"_seen_{self.dest}", True)
+        setattr(namespace, self.dest, values)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -98,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         "-b",
         nargs="+",
+        action=_Once,
         required=True,
         metavar="BOT",
         help="bots as name or name:key=value,key=value (see the 'bots' command)",
@@ -273,6 +293,8 @@ def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
         name, eq, values = item.partition("=")
         if not eq or not name.strip() or not values.strip():
             raise ValueError(f"--grid {item!r}: write PARAM=V1,V2,...")
+        if name.strip() in grid:
+            raise ValueError(f"--grid gives {name.strip()!r} twice; give each parameter once")
         grid[name.strip()] = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
     return grid
 
@@ -286,6 +308,8 @@ def _parse_bounds(items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
         low, colon, high = rng.partition(":")
         if not eq or not colon or not name.strip():
             raise ValueError(f"--bounds {item!r}: write PARAM=LOW:HIGH")
+        if name.strip() in bounds:
+            raise ValueError(f"--bounds gives {name.strip()!r} twice; give each parameter once")
         bounds[name.strip()] = (parse_value(low.strip()), parse_value(high.strip()))
     return bounds
 
@@ -341,11 +365,9 @@ def _review(args: argparse.Namespace) -> str:
     from .analysis import rollout_field_of_specs
     from .records import load_round
     from .review import review
+    from .validate import read_file_bytes
 
-    try:
-        text = Path(args.file).read_bytes()
-    except OSError as e:
-        raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
+    text = read_file_bytes(Path(args.file), "the round file")  # no device, FIFO or huge file
     try:
         record = load_round(text, seed=0)
     except ValueError as e:
@@ -456,6 +478,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: the run has stopped its workers; no traceback
         print("interrupted (Ctrl-C): stopped before the end, no result", file=sys.stderr)
         return 130
+    except SystemExit:  # argparse's own exits (--help, usage errors) keep their status
+        raise
+    except BrokenProcessPool:  # a worker killed (kill -9, out of memory): one line
+        print(
+            "error: a worker process died before finishing (killed, or out of memory); "
+            "no result. Rerun, with fewer --workers if memory is short",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as e:  # a folder or file that cannot be written or read
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
+    except BaseException as e:  # anything else (a file bot's own exception): one line
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     try:
         print(out)
         sys.stdout.flush()

@@ -7,7 +7,9 @@ index, written in the subset of Python that numba compiles. The readable engine
 simulator (:mod:`nothanks_lab.simulation`) compiles the very same functions with ``numba.njit``.
 There is no second copy of the rules to drift apart, and a differential test still plays the
 same deals through both paths to prove it. `score_rows` is the one definition of a round's
-result (scores, winners, tie-split win shares), for `simulate` and the search bot's rollouts.
+result (scores, winners, tie-split win shares), for `simulate` and the search bot's rollouts;
+`first_broken_law` checks a reported result against those laws (chips conserved, the formula,
+the cards).
 
 Hands are bit masks: bit ``c`` of ``hands[g, p]`` is set when seat ``p`` of round ``g`` holds
 card ``c``. That makes "do I hold 27 and 29?" one AND and keeps scoring branch-light.
@@ -20,10 +22,12 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = [
+    "LAWS",
     "State",
     "active_card",
     "can_pass",
     "card_points_mask",
+    "first_broken_law",
     "is_over",
     "marginal_points",
     "mask_of",
@@ -160,3 +164,81 @@ def score_rows(
             tied += winners[g, p]
         for p in range(n):
             win_share[g, p] = winners[g, p] / tied
+
+
+#: What each broken law of `first_broken_law` means, by its code (0 = none broken).
+LAWS = (
+    "",
+    "does not conserve chips",
+    "has a seat with negative chips",
+    "does not score card points minus chips",
+    "takes fewer cards than are in play",
+    "has card points no deal of its cards can give",
+    "names the wrong winners",
+    "shares the win wrongly",
+)
+
+
+def first_broken_law(
+    points: np.ndarray,
+    chips: np.ndarray,
+    scores: np.ndarray,
+    winners: np.ndarray,
+    win_share: np.ndarray,
+    n_decisions: np.ndarray,
+    chips0: np.int64,
+    n_in_play: np.int64,
+    low_card: np.int64,
+    n_cards: np.int64,
+    decks: np.ndarray,
+) -> tuple[int, int]:
+    """(row, law code) of the first game breaking a law of `LAWS`, or (-1, 0) (numba-compilable).
+
+    One pass over the rows, as `score_rows` makes them. `decks` holds each game's in-play
+    cards (or no rows, when they were dealt inside the kernel: then the card-point bounds are
+    those of any deal).
+    """
+    n, p = points.shape
+    seen = np.zeros(n_cards + 1, dtype=np.bool_)
+    top_any = np.int64(0)
+    for k in range(n_in_play):
+        top_any += low_card + n_cards - 1 - k
+    for g in range(n):
+        total_chips = np.int64(0)
+        total_points = np.int64(0)
+        best = scores[g, 0]
+        for s in range(p):
+            total_chips += chips[g, s]
+            total_points += points[g, s]
+            best = min(best, scores[g, s])
+            if chips[g, s] < 0:
+                return g, 2
+            if scores[g, s] != points[g, s] - chips[g, s]:
+                return g, 3
+        if total_chips != p * chips0:
+            return g, 1
+        if n_decisions[g] < n_in_play:
+            return g, 4
+        low, top = low_card, top_any
+        if decks.shape[0] > 0:
+            seen[:] = False
+            top = np.int64(0)
+            for c in decks[g]:
+                seen[c - low_card + 1] = True
+                top += c
+            low = np.int64(0)
+            for c in decks[g]:
+                if not seen[c - low_card]:  # the lowest card of its run
+                    low += c
+        if total_points < low or total_points > top:
+            return g, 5
+        tied = 0
+        for s in range(p):
+            if winners[g, s] != (scores[g, s] == best):
+                return g, 6
+            tied += winners[g, s]
+        for s in range(p):
+            share = 1.0 / tied if winners[g, s] else 0.0
+            if abs(win_share[g, s] - share) > 1e-12:
+                return g, 7
+    return -1, 0

@@ -13,6 +13,8 @@ compiled loop with the very same function `deal_decks` uses.
 >>> b = deal_decks(Rules(), seed=7, start=3, count=2)
 >>> a.shape, bool((a[3:] == b).all())
 ((5, 24), True)
+>>> bool((deal_one(Rules(), seed=7) == a[0]).all())  # one round, no compiler needed
+True
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 from .rules import Rules
 from .validate import SeedLike, check_int, check_rules, is_int
 
-__all__ = ["deal_decks", "deal_into", "deal_range", "mix64", "stream_key"]
+__all__ = ["deal_decks", "deal_into", "deal_one", "deal_range", "mix64", "stream_key"]
 
 # splitmix64 constants (Steele, Lea & Flood 2014), as uint64 so numba keeps the arithmetic
 # unsigned and wrapping.
@@ -96,16 +98,18 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
     """
     if isinstance(seed, np.ndarray) and seed.dtype == np.uint64 and seed.shape == (2,):
         return seed.copy()
+    # An int and a SeedSequence mean what ``numpy.random.default_rng`` makes of them, so that
+    # ``seed=7``, ``SeedSequence(7)`` and a fresh ``default_rng(7)`` all deal the same stream.
+    if isinstance(seed, np.random.SeedSequence):
+        seed = np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed.integers(0, 2**64, size=2, dtype=np.uint64)
-    if isinstance(seed, np.random.SeedSequence):
-        return seed.generate_state(2, dtype=np.uint64)
     if not is_int(seed) or seed < 0:  # type: ignore[operator]
         raise ValueError(
             "seed must be a whole number >= 0, a numpy SeedSequence or Generator, or a "
             f"uint64[2] key (None is drawn by the caller); got {seed!r}"
         )
-    return np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)  # type: ignore[arg-type]
+    return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)  # type: ignore[arg-type]
 
 
 def deal_decks(
@@ -125,4 +129,29 @@ def deal_decks(
     jit_pure(deal_range)(
         key[0], key[1], np.int64(start), np.int64(rules.low_card), np.int64(rules.n_cards), out
     )
+    return out
+
+
+def deal_one(rules: Rules | None, seed: SeedLike | np.ndarray, game: int = 0) -> np.ndarray:
+    """Game `game`'s deck of the stream `seed` (int64[n_in_play]), dealt in plain Python.
+
+    The very function `deal_decks` compiles, run uncompiled: a single round (`Game`,
+    `play_game`) gets the deal a simulation with the same seed plays as game `game`, without
+    loading numba. ``None`` is refused as in `stream_key`.
+    """
+    rules = check_rules(rules)
+    game = check_int(game, "game", low=0)
+    key = stream_key(seed)
+    out = np.empty(rules.n_in_play, dtype=np.int64)
+    box = np.empty(rules.n_cards, dtype=np.int64)
+    with np.errstate(over="ignore"):  # uint64 arithmetic wraps on purpose, as in numba
+        deal_into(
+            key[0],
+            key[1],
+            np.int64(game),
+            np.int64(rules.low_card),
+            np.int64(rules.n_cards),
+            out,
+            box,
+        )
     return out

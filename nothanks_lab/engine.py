@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core, validate
+from .deals import deal_one
 from .rules import Rules
 from .validate import check_sequence
 from .view import PlayerView, position_state
@@ -64,9 +65,15 @@ class Event:
         return f"{who} says No thanks! on {self.card} (pot {self.pot})"
 
 
-def deal(rules: Rules, rng: np.random.Generator) -> np.ndarray:
-    """The in-play cards of a fresh round, in turning order (removed cards are the rest)."""
-    return rng.permutation(np.arange(rules.low_card, rules.high_card + 1))[: rules.n_in_play]
+def deal(rules: Rules, seed: SeedLike) -> np.ndarray:
+    """The in-play cards of a fresh round, in turning order (removed cards are the rest).
+
+    The one dealer (:func:`nothanks_lab.deals.deal_one`): a seed deals the round a simulation
+    with that seed plays as its game 0. None draws fresh entropy.
+    """
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+    return deal_one(rules, seed)
 
 
 def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
@@ -128,7 +135,7 @@ class Game:
         # The seed is checked even when a deck makes it play no part: one rule everywhere.
         rng_seed = validate.check_seed(seed)
         if deck is None:
-            cards = deal(rules, validate.make_rng(rng_seed))
+            cards = deal(rules, rng_seed)
         else:
             cards = check_deck(deck, rules)
         self._rules = rules

@@ -106,6 +106,27 @@ class Rules:
                     f"{n} players get {c}"
                 )
         object.__setattr__(self, "chips", tuple(sorted(table)))
+        # What was checked, to compare on use: `object.__setattr__` can change a frozen field.
+        object.__setattr__(self, "_checked", self._fields())
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.low_card, self.high_card, self.n_removed, self.chips)
+
+    def check_unaltered(self) -> Rules:
+        """This rule set, or `ValueError` if a field was changed after it was checked.
+
+        A frozen dataclass can still be altered with ``object.__setattr__``; every entry
+        point that takes a rule set (`validate.check_rules`) calls this, a tuple comparison.
+        """
+        checked = getattr(self, "_checked", None)
+        if checked is None:  # unpickled from a build without the record: check it whole now
+            self.__post_init__()
+        elif checked != self._fields():
+            raise ValueError(
+                "rules were altered after they were checked (object.__setattr__ on a frozen "
+                f"Rules); build a new one, e.g. dataclasses.replace(rules, ...); got {self!r}"
+            )
+        return self
 
     @property
     def n_cards(self) -> int:
@@ -182,8 +203,8 @@ def _is_int(x: object) -> bool:
 def _as_hand(cards: Iterable[int]) -> list[int]:
     hand = []
     for c in cards:
-        if isinstance(c, bool) or not _is_int(c):
-            raise ValueError(f"a hand holds whole-numbered cards; got {c!r}")
+        if not is_int(c):  # ints and numpy integers only: 3.0 is not a card
+            raise ValueError(f"a hand holds whole-numbered cards (int); got {c!r}")
         hand.append(int(c))
     if len(set(hand)) != len(hand):
         dupes = sorted({c for c in hand if hand.count(c) > 1})

@@ -25,14 +25,30 @@ from typing import Any
 
 import numpy as np
 
-from .core import score_rows
+from .core import LAWS, first_broken_law, score_rows
 from .deals import deal_decks, stream_key
 from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
 from .rules import Rules
-from .validate import check_int, check_rules, check_seed, check_sequence, is_int
+from .validate import (
+    MAX_GAMES,
+    check_count,
+    check_int,
+    check_rules,
+    check_seed,
+    check_sequence,
+    is_int,
+)
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "SimResult", "score_rows", "simulate", "simulate_chunks"]
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "ResultCheckError",
+    "SimResult",
+    "check_outcomes",
+    "score_rows",
+    "simulate",
+    "simulate_chunks",
+]
 
 _ARRAYS = ("scores", "card_points", "chips", "winners", "win_share", "n_decisions")
 
@@ -228,6 +244,8 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
         if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
             raise ValueError(f"decks must hold whole-numbered cards; got dtype {arr.dtype}")
     arr = np.ascontiguousarray(arr, dtype=np.int64)
+    if not arr.flags.writeable:  # read-only or memory-mapped: the compiled kernel types a copy
+        arr = arr.copy()
     bad = (arr < rules.low_card) | (arr > rules.high_card)
     if bad.any():
         g, k = np.argwhere(bad)[0]
@@ -242,6 +260,57 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
         twice = sorted({int(c) for c in s[g, 1:][s[g, 1:] == s[g, :-1]]})
         raise ValueError(f"decks[{g}] holds {twice} more than once; each card appears at most once")
     return arr
+
+
+class ResultCheckError(RuntimeError):
+    """A reported game broke a law of the game: its numbers are refused, never reported."""
+
+
+def check_outcomes(
+    result: SimResult,
+    rules: Rules,
+    *,
+    decks: np.ndarray | None = None,
+    games: np.ndarray | None = None,
+) -> None:
+    """Raise `ResultCheckError` naming the game and bots if any game of `result` is impossible.
+
+    Every reported game is checked, compiled in one pass (`first_broken_law`, about 1% of a
+    simulation's time): each must conserve chips (seats' chips sum to the starting chips,
+    none negative), score by the formula (card points minus chips), take every in-play card
+    exactly once as far as the arrays show it (at least one move per in-play card, and card
+    points between those of one hand holding the whole deck, the lowest card of each run, and
+    the deck's sum, every card alone), and share the win as `score_rows` defines it. `decks`
+    (the games' in-play cards) makes the card-point bounds exact per game; `games` gives the
+    games' indices to report (default: ``game_offset + row``).
+    """
+    if result.n_games == 0:
+        return
+    from .fast import jit_pure  # numba loads only once games are played
+
+    p = result.n_players
+    no_decks = np.empty((0, rules.n_in_play), dtype=np.int64)
+    row, law = jit_pure(first_broken_law)(  # one compiled pass
+        result.card_points,
+        result.chips,
+        result.scores,
+        result.winners,
+        result.win_share,
+        result.n_decisions,
+        np.int64(rules.starting_chips(p)),
+        np.int64(rules.n_in_play),
+        np.int64(rules.low_card),
+        np.int64(rules.n_cards),
+        no_decks if decks is None else np.ascontiguousarray(decks, dtype=np.int64),
+    )
+    if law:
+        game = int(games[row]) if games is not None else result.game_offset + row
+        bots = ", ".join(result.names) if result.names else f"{p} seats"
+        raise ResultCheckError(
+            f"game {game} {LAWS[law]} (bots: {bots}; card points "
+            f"{result.card_points[row].tolist()}, chips {result.chips[row].tolist()}, scores "
+            f"{result.scores[row].tolist()}); it is not reported"
+        )
 
 
 def _outcome(
@@ -364,7 +433,7 @@ def simulate_chunks(
     else:
         if n_games is None:
             raise ValueError("simulate needs n_games (or decks to replay)")
-        total = check_int(n_games, "n_games", low=0)
+        total = check_count(n_games, "n_games", MAX_GAMES, low=0)
         deck_arr = None
         # Fresh entropy is drawn once and reported in the result, so the run can be repeated.
         seed_out = np.random.SeedSequence().entropy if seed is None else seed
@@ -415,7 +484,9 @@ def simulate_chunks(
                 if d is None:
                     d = deal_decks(rules, key, game_offset + lo, count)
                 points, chips, moves = _play_slow(policies, d, rules, first_player)
-            yield _outcome(points, chips, moves, names, seed_out, game_offset + lo, part)
+            r = _outcome(points, chips, moves, names, seed_out, game_offset + lo, part)
+            check_outcomes(r, rules, decks=d)  # every reported game obeys the rules
+            yield r
 
     return _Chunks(total, n_players, chunks)
 

@@ -17,6 +17,8 @@ ValueError: RandomBot: seed must be None, a whole number >= 0, a numpy SeedSeque
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
@@ -25,9 +27,15 @@ import numpy as np
 from .rules import Rules, is_int
 
 __all__ = [
+    "MAX_EVALS",
+    "MAX_FILE_BYTES",
+    "MAX_GAMES",
+    "MAX_SAMPLE_ROWS",
+    "MAX_SIMULATED_ROUNDS",
     "SEED_RULE",
     "SeedLike",
     "check_bool",
+    "check_count",
     "check_int",
     "check_number",
     "check_players",
@@ -35,10 +43,13 @@ __all__ = [
     "check_seat",
     "check_seed",
     "check_sequence",
+    "check_text_size",
     "is_int",
     "is_number",
     "make_rng",
+    "read_file_bytes",
     "seed_sequence",
+    "write_atomic",
 ]
 
 SeedLike = int | np.integer | np.random.Generator | np.random.SeedSequence | None
@@ -46,6 +57,125 @@ SeedLike = int | np.integer | np.random.Generator | np.random.SeedSequence | Non
 
 #: What every `seed` argument accepts, in words (the end of every seed error message).
 SEED_RULE = "None, a whole number >= 0, a numpy SeedSequence or a numpy Generator"
+
+
+# --------------------------------------------------------------------------- ceilings
+# Every size argument has a ceiling, checked before any work starts, so no input makes a call
+# run for days or ask for terabytes. Each is far above what a lesson or a study needs.
+
+#: Games (deals) of one call: `simulate`, `simulate_chunks`, `tournament`, sweeps, `tune`'s
+#: games per evaluation, the CLI's ``--games``. About a minute per million seated games.
+MAX_GAMES = 10**8
+
+#: Simulated rounds of one probability twin (``mc_p_all_in_play(n=...)`` and the others).
+MAX_SIMULATED_ROUNDS = 10**7
+
+#: Rows of a sample returned whole as an array (``sample_removed(n)``, ``sample_in_play(n)``):
+#: a million rows of a standard round is about 300 MB while it is drawn.
+MAX_SAMPLE_ROWS = 10**6
+
+#: Evaluations of one tuning run (``tune(max_evals=...)``).
+MAX_EVALS = 10_000
+
+#: Bytes of one round, match or tournament document read from text or a file (`review`'s
+#: file, ``Game.from_json``, ``load_round``): a round is a few kB, a tournament's JSON far less
+#: than this.
+MAX_FILE_BYTES = 16 * 2**20
+
+
+def check_count(value: object, name: str, ceiling: int, *, low: int = 1, owner: str = "") -> int:
+    """A size argument as an int in ``low..ceiling``, else `ValueError` naming the ceiling.
+
+    >>> check_count(10**15, "n_games", MAX_GAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_games must be a whole number (int) >= 1 and at most 100000000 (its ceiling); ...
+    """
+    if not is_int(value) or not low <= int(value) <= ceiling:  # type: ignore[call-overload]
+        raise ValueError(
+            f"{_who(name, owner)} must be a whole number (int) >= {low} and at most {ceiling} "
+            f"(its ceiling); got {value!r}"
+        )
+    return int(value)  # type: ignore[call-overload]
+
+
+def check_text_size(text: str | bytes, name: str, max_bytes: int = MAX_FILE_BYTES) -> None:
+    """`ValueError` if `text` is longer than `max_bytes` (characters count as at least a byte)."""
+    if len(text) > max_bytes:
+        raise ValueError(
+            f"{name} is {len(text)} {'bytes' if isinstance(text, bytes) else 'characters'} "
+            f"long; at most {max_bytes} bytes are read (MAX_FILE_BYTES)"
+        )
+
+
+def read_file_bytes(path: object, name: str = "file", max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`, else `ValueError` saying why.
+
+    Devices (``/dev/zero``), FIFOs, sockets and folders are refused before reading (a FIFO is
+    never opened, so nothing blocks); so is a file above the ceiling, and one that grows past
+    it while being read.
+    """
+    try:
+        where = os.fspath(path)  # type: ignore[call-overload]
+        info = os.stat(where)
+    except TypeError:
+        raise ValueError(f"{name} must be a path (str or os.PathLike); got {path!r}") from None
+    except OSError as e:
+        raise ValueError(f"cannot read {name} {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{name} {path} is not a regular file (a device, FIFO or folder)")
+    if info.st_size > max_bytes:
+        raise ValueError(
+            f"{name} {path} is {info.st_size} bytes; at most {max_bytes} bytes are read "
+            "(MAX_FILE_BYTES)"
+        )
+    try:
+        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped after the stat
+                raise ValueError(f"{name} {path} is not a regular file")
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise ValueError(f"cannot read {name} {path}: {e.strerror or e}") from None
+    if len(data) > max_bytes:
+        raise ValueError(f"{name} {path} grew past {max_bytes} bytes while being read")
+    return data
+
+
+def write_atomic(
+    path: str | os.PathLike[str], data: str | bytes, *, encoding: str = "utf-8"
+) -> None:
+    """Write `data` to `path` all at once or not at all: the package's one way to write a file.
+
+    The bytes go to a temporary file in the same folder, flushed to disk, then renamed over
+    `path` (`os.replace`, atomic on one file system). A full disk, a crash or Ctrl-C midway
+    leaves the old file (or none), never a partial one; the temporary file is removed.
+    """
+    target = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(target))
+    raw = data.encode(encoding) if isinstance(data, str) else bytes(data)
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _who(name: str, owner: str) -> str:
@@ -183,7 +313,7 @@ def check_rules(rules: object, name: str = "rules", *, optional: bool = True) ->
     if not isinstance(rules, Rules):
         allowed = "a nothanks_lab.Rules or None" if optional else "a nothanks_lab.Rules"
         raise ValueError(f"{name} must be {allowed}; got {type(rules).__name__} {rules!r}")
-    return rules
+    return rules.check_unaltered()
 
 
 def check_players(n_players: object, rules: Rules, name: str = "n_players") -> int:

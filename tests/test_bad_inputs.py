@@ -778,3 +778,162 @@ def test_tournament_progress_must_be_a_bool_or_none() -> None:
 def test_a_compiled_bot_refuses_what_is_not_a_view(bad: object) -> None:
     with pytest.raises(TypeError, match="PlayerView"):
         nt.bots.MarginalCostBot(10).act(bad)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------- issue 24: ceilings, bools, specs, files
+ISSUE_24_CASES = [
+    ("tournament n_games 10**15", lambda: nt.tournament(FIELD, 3, 10**15, seed=1), "ceiling"),
+    ("simulate n_games 10**12", lambda: nt.simulate(BOTS, 10**12, seed=1), "ceiling"),
+    ("sample_removed 10**11", lambda: pr.sample_removed(10**11, seed=1), "ceiling"),
+    ("mc_p_all_in_play 10**12", lambda: pr.mc_p_all_in_play(28, n=10**12, seed=1), "ceiling"),
+    (
+        "tune max_evals 10**9",
+        lambda: nt.tournaments.tune(
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 4, seed=1, max_evals=10**9
+        ),
+        "max_evals",
+    ),
+    (
+        "tune validate 'no'",
+        lambda: nt.tournaments.tune(
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 4, seed=1, validate="no"
+        ),
+        "validate",
+    ),
+    ("from_json 17 MiB", lambda: nt.Game.from_json(" " * (17 * 2**20)), "MAX_FILE_BYTES"),
+    ("to_json include_deal 'yes'", lambda: nt.Game(3).to_json(include_deal="yes"), "include_deal"),
+    ("card_points floats", lambda: nt.card_points([3.0, 4.0]), "3.0"),
+    ("spec with an empty parameter list", lambda: make_policy("marginal:"), "no parameters"),
+    ("spec with a repeated parameter", lambda: make_policy("marginal:threshold=1,threshold=2"),
+     "twice"),
+    ("load_round seed -1", lambda: nt.records.load_round(nt.Game(3).to_json(), seed=-1), "seed"),
+    ("load_round seed True", lambda: nt.records.load_round(nt.Game(3).to_json(), seed=True),
+     "seed"),
+    (
+        "solve max_memory float",
+        lambda: nt.exact.solve(
+            nt.Rules(low_card=3, high_card=8, n_removed=2, chips=((2, 2),)), max_memory=1e9
+        ),
+        "max_memory",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("label", "call", "word"), ISSUE_24_CASES, ids=[c[0] for c in ISSUE_24_CASES]
+)
+def test_issue_24_bad_input_is_refused_before_any_work(
+    label: str, call: Callable[[], Any], word: str
+) -> None:
+    start = time.perf_counter()
+    _expect(call, word)
+    assert time.perf_counter() - start < 5  # refused up front, not after the work
+
+
+def test_reading_a_device_a_fifo_or_a_huge_file_is_refused(tmp_path) -> None:
+    import os
+
+    from nothanks_lab.validate import MAX_FILE_BYTES, read_file_bytes
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", fifo, tmp_path):
+        with pytest.raises(ValueError, match="not a regular file"):
+            read_file_bytes(path)
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: no real disk used
+    with pytest.raises(ValueError, match="MAX_FILE_BYTES"):
+        read_file_bytes(big)
+    ok = tmp_path / "ok.json"
+    ok.write_bytes(b"{}")
+    assert read_file_bytes(ok) == b"{}"
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "FIFO"])
+def test_cli_review_of_a_device_or_fifo_is_one_error_line(
+    target: str, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    if target == "FIFO":
+        target = str(tmp_path / "pipe")
+        os.mkfifo(target)
+    assert main(["review", target, "--seat", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "regular file" in err and "Traceback" not in err
+
+
+def test_cli_games_above_the_ceiling_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--players", "3", "--games", str(10**23), "--no-progress", "--bots"]
+    assert main([*argv, "marginal", "random", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "ceiling" in err and "Traceback" not in err
+
+
+ISSUE_24_CLI = [
+    ([*T, "marginal", "random", "random", "--bots", "linear", "linear", "linear"], ["twice"]),
+    ([*T, "marginal:", "random", "random"], ["no parameters"]),
+    ([*T, "marginal:threshold=1,threshold=2", "random", "random"], ["twice"]),
+    (
+        [
+            "sweep", "--candidate", "marginal", "--grid", "threshold=1,2", "--grid",
+            "threshold=3", "--opponent", "marginal", "--players", "3", "--games", "4",
+            "--no-progress",
+        ],
+        ["--grid", "twice"],
+    ),
+    (["lessons", "export", "/proc/nope"], ["/proc/nope"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "words"), ISSUE_24_CLI)
+def test_issue_24_cli_input_is_one_error_line(
+    argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]  # (an export reports its progress on stderr first)
+    assert last.startswith("error: ") and "Traceback" not in err and err.count("error:") == 1, err
+    for word in words:
+        assert word in err, err
+
+
+def test_cli_file_bot_raising_base_exception_is_one_error_line(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = tmp_path / "rude.py"
+    bot.write_text(
+        "class Boom(BaseException):\n    pass\n\n\n"
+        "class Rude:\n    def act(self, view):\n        raise Boom('no')\n"
+    )
+    argv = ["tournament", "--players", "3", "--games", "2", "--no-progress", "--bots"]
+    assert main([*argv, f"{bot}:Rude", "marginal", "marginal"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err, err
+
+
+def test_cli_killed_worker_is_one_line_naming_it(monkeypatch, capsys) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    import nothanks_lab.__main__ as cli_module
+
+    def killed(argv):
+        raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+    monkeypatch.setattr(cli_module, "run", killed)
+    assert main(["tournament"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: a worker process died") and err.count("\n") == 1, err
+
+
+def test_rules_altered_through_object_setattr_are_refused_when_played() -> None:
+    rules = nt.Rules()
+    object.__setattr__(rules, "n_removed", 0)
+    for call in (
+        lambda: nt.Game(3, rules=rules),
+        lambda: nt.simulate(BOTS, 5, rules=rules, seed=1),
+        lambda: nt.play_game(BOTS, rules=rules, seed=1),
+    ):
+        _expect(call, "altered")
+    assert nt.Game(3, rules=nt.Rules(n_removed=0)).cards_left == 32  # a real rule set plays

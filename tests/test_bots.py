@@ -408,10 +408,15 @@ def test_opponent_model_recognises_each_policy() -> None:
     assert (
         watch(MarginalCostBot(0), seed=1)[1:].argmax(axis=1).tolist() == [names.index("greedy")] * 2
     )
-    # MarginalCostBot(10) takes nearly every card, so its rivals rarely get to move: few clues.
-    w = watch(MarginalCostBot(10), seed=0)
-    assert (w[1:].argmax(axis=1) == names.index("marginal10")).all()
-    assert w[0].tolist() == pytest.approx([0.5, 0.25, 0.25])  # own seat: the prior
+    # MarginalCostBot(10) takes nearly every card, so its rivals rarely get to move: few clues,
+    # and on some deals a seat ties with greedy (a move both would make). Over ten deals it is
+    # never behind any other model, and ahead of all at some seat on every deal.
+    m10 = names.index("marginal10")
+    for seed in range(10):
+        w = watch(MarginalCostBot(10), seed=seed)
+        assert (w[1:, m10] >= w[1:].max(axis=1) - 1e-12).all(), seed
+        assert (w[1:].argmax(axis=1) == m10).any(), seed
+        assert w[0].tolist() == pytest.approx([0.5, 0.25, 0.25])  # own seat: the prior
     with pytest.raises(ValueError, match="prior_milker"):
         OpponentModel(prior_milker=1.0)
 

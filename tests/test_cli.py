@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import nothanks_lab as nt
 from nothanks_lab.__main__ import main, run
 from nothanks_lab.tournaments import head_to_head, tournament
 
@@ -175,3 +176,46 @@ def test_head_to_head_sweep_and_tune_commands() -> None:
         ]
     )
     assert out.startswith("Tuned (grid-bounded") and "on fresh deals" in out
+
+
+def test_tournament_with_an_unseeded_random_bot_prints_the_same_table_twice() -> None:
+    """Issue 24: this very line gave 0.8453 and then 0.8361 for the same bot."""
+    args = ["tournament", "-p", "3", "-n", "300", "--seed", "5", "-b", "linear"]
+    args += ["marginal:threshold=7", "random:p_take=0.15", "--format", "csv", "--no-progress"]
+    first, second = cli(*args), cli(*args)
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert "RandomBot(p_take=0.15, seed=" in first.stdout  # the seed it was given is shown
+    # ... and the same numbers as the Python call with the same seed.
+    py = tournament(["linear", "marginal:threshold=7", "random:p_take=0.15"], 3, 300, seed=5)
+    share = {r["bot"]: r["win_share"] for r in py.to_records()}
+    for line in first.stdout.splitlines()[1:]:
+        name = next(n for n in share if n in line)
+        assert f",{share[name]!r}," in line
+
+
+def test_a_file_bot_importing_a_sibling_module_works_under_an_installed_script(tmp_path) -> None:
+    """Issue 24: `nothanks-lab` (sys.path[0] is its bin folder, not the cwd) failed here."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "helper.py").write_text("LIMIT = 7\n")
+    (bots / "mybot.py").write_text(
+        "import nothanks_lab as nt\nfrom helper import LIMIT\n\n\n"
+        "class MyBot:\n    def act(self, view):\n"
+        "        return nt.Action.TAKE if view.pot >= LIMIT or not view.can_pass "
+        "else nt.Action.PASS\n"
+    )
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    script = bindir / "nothanks-lab"
+    script.write_text("import sys\nfrom nothanks_lab.__main__ import main\nsys.exit(main())\n")
+    root = str(Path(nt.__file__).parent.parent)
+    p = subprocess.run(
+        [sys.executable, str(script), "tournament", "--players", "3", "--games", "3",
+         "--no-progress", "--seed", "1", "--bots", f"{bots / 'mybot.py'}:MyBot", "marginal",
+         "marginal:threshold=0"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+        env={**os.environ, "PYTHONPATH": root, "PYTHONWARNINGS": "ignore"},
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert "MyBot" in p.stdout

@@ -431,3 +431,21 @@ def test_from_position_refuses_inconsistent_guesses() -> None:
         end.step(TAKE)
     with pytest.raises(ValueError, match="over"):
         nt.Game.from_position(end.view(0), [])
+
+
+def test_one_dealer_game_play_game_and_simulate_agree() -> None:
+    """The contract: the same seed deals the same first round (the simulation's game 0)."""
+    from nothanks_lab.bots import MarginalCostBot
+    from nothanks_lab.deals import deal_decks, deal_one
+
+    for seed in (0, 7, 12345, np.random.SeedSequence(9)):
+        deck = deal_decks(None, seed=seed)[0]
+        np.testing.assert_array_equal(deal_one(None, seed), deck)  # uncompiled = compiled
+        g = nt.Game(3, seed=seed)
+        assert g.active_card == int(deck[0]) and g.cards_left == len(deck) - 1
+        bots = [MarginalCostBot(t) for t in (2, 6, 11)]
+        played = nt.play_game(bots, seed=seed).scores
+        assert played == nt.play_game(bots, deck=deck).scores
+        assert played == tuple(int(x) for x in nt.simulate(bots, 3, seed=seed).scores[0])
+    # A fresh Generator of the same seed deals the same round too.
+    assert nt.Game(3, seed=np.random.default_rng(7)).active_card == int(deal_decks(None, 7)[0][0])

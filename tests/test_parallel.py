@@ -386,6 +386,7 @@ def test_chunks_are_made_lazily_with_few_in_flight() -> None:
 def test_a_huge_tournament_starts_at_once_in_bounded_memory() -> None:
     # The chunks of 10**12 deals were all built before the first was played (MemoryError
     # after 15 s under a 2 GB cap): now the run starts at once under a 1.5 GB address-space cap.
+    # 10**12 is above MAX_GAMES now (refused up front), so this runs at the ceiling, 10**8.
     code = """
 import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29, 3 * 2**29))
@@ -395,7 +396,7 @@ from test_parallel import CountingExecutor, StopRun
 field = ["marginal:threshold=10", "marginal:threshold=0", "marginal:threshold=5"]
 t = time.monotonic()
 try:
-    nt.tournament(field, n_games=10**12, seed=1, executor=CountingExecutor(12), progress=False)
+    nt.tournament(field, n_games=10**8, seed=1, executor=CountingExecutor(12), progress=False)
 except StopRun:
     print(f"stopped {time.monotonic() - t:.1f}")
 """
@@ -415,8 +416,11 @@ def test_simulate_refuses_a_result_bigger_than_memory_at_once(
 ) -> None:
     bots = [MarginalCostBot(10)] * 5
     t = time.monotonic()
-    with pytest.raises(ValueError, match=r"n_games=1,000,000,000,000 .*GiB.*simulate_chunks"):
-        nt.simulate(bots, 10**12, seed=1)
+    with pytest.raises(ValueError, match=r"at most 100000000 \(its ceiling\)"):
+        nt.simulate(bots, 10**12, seed=1)  # above MAX_GAMES: refused before the memory check
+    monkeypatch.setattr(nt.simulation, "_memory_limit", lambda: 2**30)
+    with pytest.raises(ValueError, match=r"n_games=100,000,000 .*GiB.*simulate_chunks"):
+        nt.simulate(bots, 10**8, seed=1)
     assert time.monotonic() - t < 30
     assert callable(nt.simulation.simulate_chunks)
     # The limit itself: 5 seats take 5 x 33 + 8 = 173 bytes a game.

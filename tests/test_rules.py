@@ -67,7 +67,9 @@ def test_score_golden(cards: list[int], chips: int, expected: int) -> None:
 def test_scoring_accepts_any_iterable_of_whole_numbers() -> None:
     assert nt.card_points(np.array([27, 28, 30])) == 57
     assert nt.card_points(c for c in (5, 6)) == 5
-    assert nt.runs((np.int64(4), 5.0)) == [(4, 5)]
+    assert nt.runs((np.int64(4), np.int16(5))) == [(4, 5)]
+    with pytest.raises(ValueError, match=r"5\.0"):  # issue 24: a float is not a card, even 5.0
+        nt.runs((np.int64(4), 5.0))
     assert nt.score((4, 5), np.int64(2)) == 2
 
 

@@ -379,3 +379,85 @@ def test_failing_policy_is_a_policy_error(bad, match):
 def test_import_does_not_load_numba():
     code = "import sys, nothanks_lab; assert 'numba' not in sys.modules, 'numba imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ----------------------------------------------------------------- every result is checked
+def _forged(r: nt.SimResult, **changes: np.ndarray) -> nt.SimResult:
+    import dataclasses
+
+    return dataclasses.replace(r, **{k: v.copy() for k, v in changes.items()})
+
+
+@pytest.mark.parametrize(
+    ("tamper", "law"),
+    [
+        (lambda r: {"chips": r.chips + np.eye(1, r.chips.shape[1], 0, dtype=np.int64)}, "chips"),
+        (lambda r: {"scores": r.scores - 1}, "card points minus chips"),
+        (lambda r: {"n_decisions": r.n_decisions * 0 + 5}, "fewer cards"),
+        (
+            lambda r: {
+                "card_points": r.card_points * 0,
+                "scores": -r.chips,
+            },
+            "card points no deal",
+        ),
+        (lambda r: {"winners": ~r.winners}, "wrong winners"),
+    ],
+)
+def test_a_forged_result_is_refused_naming_game_and_bots(tamper, law) -> None:
+    from nothanks_lab.simulation import ResultCheckError, check_outcomes
+
+    bots = [MarginalCostBot(t) for t in (0, 5, 10)]
+    decks = deal_decks(None, seed=3, start=0, count=20)
+    r = nt.simulate(bots, decks=decks)
+    check_outcomes(r, nt.Rules(), decks=decks)  # the honest result passes
+    bad = _forged(r, **tamper(r))
+    with pytest.raises(ResultCheckError, match=rf"game 0 .*{law}.*MarginalCostBot\(threshold=5\)"):
+        check_outcomes(bad, nt.Rules(), decks=decks)
+
+
+def test_the_check_knows_a_deck_s_card_point_bounds() -> None:
+    from nothanks_lab.simulation import ResultCheckError, check_outcomes
+
+    deck = np.array([list(range(3, 27))])  # one run: the fewest points any split gives is 3
+    r = nt.simulate([MarginalCostBot(40)] * 3, decks=deck)
+    check_outcomes(r, nt.Rules(), decks=deck)
+    low = _forged(r, card_points=np.array([[2, 0, 0]]), scores=np.array([[2, 0, 0]]) - r.chips)
+    with pytest.raises(ResultCheckError, match="card points no deal"):
+        check_outcomes(low, nt.Rules(), decks=deck)
+    # Above the deck's sum (every card alone) is impossible too.
+    high = _forged(r, card_points=np.array([[sum(range(3, 27)) + 1, 0, 0]]))
+    high = _forged(high, scores=high.card_points - r.chips)
+    with pytest.raises(ResultCheckError, match="card points no deal"):
+        check_outcomes(high, nt.Rules(), decks=deck)
+
+
+def test_a_tournament_refuses_a_forged_game(monkeypatch) -> None:
+    import nothanks_lab.simulation as sim
+
+    real = sim._outcome
+
+    def forged(points, chips, *args, **kwargs):
+        chips = chips.copy()
+        chips[-1, 0] += 1  # one chip from nowhere in the chunk's last game
+        return real(points, chips, *args, **kwargs)
+
+    monkeypatch.setattr(sim, "_outcome", forged)
+    with pytest.raises(sim.ResultCheckError, match=r"game \d+ does not conserve chips"):
+        nt.tournament(["marginal", "marginal:threshold=0", "marginal:threshold=3"], 3, 10, seed=1)
+    with pytest.raises(sim.ResultCheckError, match="MarginalCostBot"):
+        nt.simulate([MarginalCostBot(4)] * 3, 10, seed=1)
+
+
+def test_read_only_and_memory_mapped_decks_play(tmp_path) -> None:
+    """Issue 24: a read-only decks array was a numba TypingError."""
+    decks = deal_decks(None, seed=2, start=0, count=30)
+    bots = [MarginalCostBot(t) for t in (1, 4, 9)]
+    expected = nt.simulate(bots, decks=decks).scores
+    frozen = decks.copy()
+    frozen.flags.writeable = False
+    np.save(tmp_path / "decks.npy", decks)
+    mapped = np.load(tmp_path / "decks.npy", mmap_mode="r")
+    for d in (frozen, mapped):
+        np.testing.assert_array_equal(nt.simulate(bots, decks=d).scores, expected)
+        np.testing.assert_array_equal(nt.simulate(bots, decks=d, fast=False).scores, expected)

@@ -201,7 +201,8 @@ def test_weak_bots_rank_below_marginal_cost_with_separate_intervals() -> None:
     assert [x["bot"] for x in rec] == [
         "MarginalCostBot(threshold=-40)",
         "MarginalCostBot(threshold=10)",
-        "RandomBot(p_take=1)",
+        # An unseeded randomized bot is seeded from the run's seed and its place (here 2).
+        f"RandomBot(p_take=1, seed={np.random.SeedSequence(6, spawn_key=(2,)).generate_state(1)[0]})",  # noqa: E501
     ]
     best, worst = rec[0], rec[-1]
     assert best["win_share_low"] > rec[1]["win_share_high"]
@@ -456,3 +457,27 @@ def test_tune_several_parameters_and_bad_input() -> None:
     with pytest.raises(ValueError, match="metric"):
         tune("marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, metric="chips")
     assert math.isfinite(t.best.win_share[0])
+
+
+def test_unseeded_random_bot_same_seed_same_numbers_whatever_the_split() -> None:
+    """Issue 24: an unseeded RandomBot drew its key when built, so two runs differed."""
+    field = ["linear", "marginal:threshold=7", "random:p_take=0.15"]
+    runs = [
+        tournament(field, 3, 60, seed=5, workers=1),
+        tournament(field, 3, 60, seed=5, workers=2, chunk_size=7),
+        tournament(list(field), 3, 60, seed=5, chunk_size=23),
+    ]
+    assert runs[0].to_records() == runs[1].to_records() == runs[2].to_records()
+    assert tournament(field, 3, 60, seed=6).to_records() != runs[0].to_records()
+    # The same bot object, unseeded, gets the run's seed for its place; the caller's is untouched.
+    bot = RandomBot(p_take=0.3)
+    key = bot.key
+    a = tournament([bot, "marginal", "marginal:threshold=0"], 3, 40, seed=9)
+    b = tournament([RandomBot(p_take=0.3), "marginal", "marginal:threshold=0"], 3, 40, seed=9)
+    assert a.to_records() == b.to_records() and bot.key == key and bot.seed is None
+    own = int(np.random.SeedSequence(9, spawn_key=(0,)).generate_state(1)[0])
+    assert a.names[0] == f"RandomBot(p_take=0.3, seed={own})"
+    seeded = tournament(
+        [RandomBot(p_take=0.3, seed=own), "marginal", "marginal:threshold=0"], 3, 40, seed=9
+    )  # the printed seed rebuilds the bot
+    assert seeded.to_records() == a.to_records()

@@ -23,7 +23,7 @@ from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import paired_interval
-from ..validate import check_int, check_rules, is_int, seed_sequence
+from ..validate import MAX_GAMES, check_count, check_int, check_rules, is_int, seed_sequence
 from .rollout import (
     _mean_estimate,
     _play_out,
@@ -129,7 +129,7 @@ def chip_value(
     for p in counts:
         rules.starting_chips(p)  # ValueError for a count the rules lack
     extras = _check_counts(extra_chips, "extra_chips", low=0)
-    n_games = check_int(n_games, "n_games", low=2)
+    n_games = check_count(n_games, "n_games", MAX_GAMES, low=2)
     seeds = seed_sequence(seed).spawn(len(counts))
     score: dict[tuple[int, int], Estimate] = {}
     win: dict[tuple[int, int], Estimate] = {}

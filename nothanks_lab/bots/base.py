@@ -9,6 +9,7 @@ hints. A bot that needs randomness owns a `numpy.random.Generator` seeded at con
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ import numpy as np
 
 from ..engine import Action
 from ..rules import Rules
-from ..validate import check_seed, make_rng
+from ..validate import check_seed, is_int, make_rng
 from ..view import PlayerView
 
 __all__ = [
@@ -202,6 +203,31 @@ class RandomizedBot(Bot):
         self.rng = make_rng(seed, "seed", owner=type(self).__name__)
         super().__init__(**params)
         self.seed = seed
+
+    @property
+    def name(self) -> str:
+        """Short name with parameters and, when it has a whole-number seed, that seed."""
+        base = super().name
+        if not is_int(self.seed):
+            return base
+        sep = "" if base.endswith("()") else ", "
+        return f"{base[:-1]}{sep}seed={int(self.seed)})"  # type: ignore[arg-type]
+
+    def with_seed(self, seed: int) -> RandomizedBot:
+        """A copy of this bot drawing from a generator seeded by `seed` (this bot untouched).
+
+        A run seeds each unseeded randomized bot of its field this way, from the run's seed
+        and the bot's place, so the same run seed gives the same play however it is split.
+        """
+        seed = check_seed(seed, "seed", owner=type(self).__name__)  # type: ignore[assignment]
+        twin = copy.deepcopy(self)
+        twin.rng = make_rng(seed)
+        twin.seed = seed
+        twin._seeded()
+        return twin
+
+    def _seeded(self) -> None:
+        """Redraw whatever the bot drew from its generator at construction (after `with_seed`)."""
 
 
 def decision_args(view: PlayerView) -> tuple[int, int, int, np.ndarray, np.ndarray, int]:

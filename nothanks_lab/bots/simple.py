@@ -95,8 +95,13 @@ class RandomBot(FastBot, RandomizedBot):
         **params: Any,
     ) -> None:
         super().__init__(seed=seed, **params)
-        #: The bot's 64-bit key, drawn from its generator (`rng`, seeded by `seed`) once, here:
-        #: every decision is drawn from the key alone, so reseeding `rng` later changes nothing.
+        # The bot's 64-bit key, drawn from its generator (`rng`, seeded by `seed`) once, here:
+        # every decision is drawn from the key alone, so reseeding `rng` later changes nothing
+        # (`with_seed` draws a new key).
+        self.key: int
+        self._seeded()
+
+    def _seeded(self) -> None:
         self.key = int(self.rng.integers(0, 2**64, dtype=np.uint64))
 
     def fast_params(self, rules: Rules | None = None) -> np.ndarray:

@@ -29,13 +29,22 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(
             f"a bot spec must be a non-empty string like 'marginal:threshold=10'; got {text!r}"
         )
-    name, _, rest = text.strip().partition(":")
+    name, colon, rest = text.strip().partition(":")
+    if colon and not rest.strip():
+        raise ValueError(
+            f"bot spec {text!r} ends in ':' with no parameters; write {name.strip()!r} alone "
+            "or name:key=value,key=value"
+        )
     params: dict[str, Any] = {}
     for item in rest.split(",") if rest.strip() else []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip() or not value.strip():
             raise ValueError(
                 f"bad parameter {item!r} in bot spec {text!r}; write name:key=value,key=value"
+            )
+        if key.strip() in params:
+            raise ValueError(
+                f"bot spec {text!r} gives parameter {key.strip()!r} twice; give each once"
             )
         params[key.strip()] = parse_value(value.strip())
     return name.strip(), params
@@ -91,6 +100,10 @@ def _user_bot_class(spec: str) -> tuple[Any, str] | None:
                 raise ValueError(f"bot spec {spec!r}: cannot load {str(path)!r} as Python")
             module = importlib.util.module_from_spec(loader_spec)
             sys.modules[mod_name] = module  # so worker processes can unpickle its bots
+            # Its sibling modules import as they do when the file is run as a script, under
+            # `python -m nothanks_lab` and the installed `nothanks-lab` command alike.
+            if str(path.parent) not in sys.path:
+                sys.path.insert(0, str(path.parent))
             try:
                 loader_spec.loader.exec_module(module)
             except Exception as e:
@@ -122,7 +135,7 @@ def make_policy(spec: Any) -> Any:
         user = _user_bot_class(spec)
         if user is not None:
             cls, rest = user
-            _, params = parse_bot_spec("user:" + rest)
+            _, params = parse_bot_spec("user:" + rest) if rest else ("user", {})
             try:
                 return cls(**params)
             except (TypeError, ValueError) as e:

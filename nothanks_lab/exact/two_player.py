@@ -16,7 +16,7 @@ import numpy as np
 
 from ..engine import Action
 from ..rules import Rules
-from ..validate import check_players, check_seat
+from ..validate import check_int, check_players, check_seat
 from ..view import PlayerView
 from .kernel import (
     _CFG_IN_PLAY,
@@ -148,6 +148,7 @@ def solve(
             "use best_response for more seats"
         )
     obj = _check_objective(objective)
+    max_memory = check_int(max_memory, "max_memory", low=1)  # bytes: 1e9 is a float, refused
     first_player = check_seat(first_player, 2, "first_player")
     if engine == "python":
         return _policy_solution(

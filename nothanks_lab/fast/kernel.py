@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
-import os
 import sys
 import textwrap
 import types
@@ -31,6 +30,7 @@ import numpy as np
 
 from .. import core
 from ..jit import _code_digest, _Fresh, _is_outside, _lock, jit_pure
+from ..validate import write_atomic
 from . import loops
 from .cache import _cache_dir, _warn_once
 from .loops import play_chunk, play_rounds
@@ -213,9 +213,8 @@ def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> ty
         path = directory / f"kernel_{digest}.py"
         try:
             if not path.exists() or path.read_text() != text:
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(text)
-                os.replace(tmp, path)  # atomic: parallel workers never see half a file
+                # atomic: parallel workers never see half a file, a full disk leaves none
+                write_atomic(path, text)
         except OSError as e:
             _warn_once(f"nothanks_lab: cannot write {path} ({e}); compiling kernels in memory")
             text = text.replace("CACHE = True", "CACHE = False", 1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..validate import write_atomic
 from .guides import guide_html, guide_markdown
 from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
 from .nbgrader_course import _NBGRADER_CONFIG, nbgrader_notebook
@@ -50,7 +51,7 @@ class KitReport:
 # ------------------------------------------------------------------ the whole kit
 def _write(path: Path, text: str, report: KitReport) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
     report.files.append(path)
 
 
@@ -59,7 +60,7 @@ def _write_nb(path: Path, nb: Any, report: KitReport) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.validate(nb)
-    nbformat.write(nb, path)
+    write_atomic(path, nbformat.writes(nb) + "\n")
     report.files.append(path)
 
 

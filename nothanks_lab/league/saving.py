@@ -18,6 +18,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..validate import write_atomic
 from .student import StudentBot
 
 __all__ = ["save_bot"]
@@ -151,5 +152,5 @@ def save_bot(bot: Any, folder: str | PathLike[str], name: str) -> Path:
     if not where.is_dir():
         raise ValueError(f"folder must be an existing folder; got {str(folder)!r}")
     path = where / f"{name}.py"
-    path.write_text(_bot_source(bot, name), encoding="utf-8")
+    write_atomic(path, _bot_source(bot, name))  # a full disk leaves no half-written bot
     return path

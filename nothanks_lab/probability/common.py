@@ -16,7 +16,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..stats import check_level
-from ..validate import check_int, check_rules, is_int
+from ..validate import MAX_SIMULATED_ROUNDS, check_count, check_rules, is_int
 from ..view import PlayerView
 
 Cards = int | Iterable[int]
@@ -81,9 +81,9 @@ def _check_seen_count(n_seen: int, rules: Rules) -> None:
         )
 
 
-def _check_n(n: int, least: int = 1) -> int:
-    """A number of simulated rounds, at least `least`, as an int."""
-    return check_int(n, "n (the number of simulated rounds)", low=least)
+def _check_n(n: int, least: int = 1, ceiling: int = MAX_SIMULATED_ROUNDS) -> int:
+    """A number of simulated rounds in ``least..ceiling`` (`MAX_SIMULATED_ROUNDS`), as an int."""
+    return check_count(n, "n (the number of simulated rounds)", ceiling, low=least)
 
 
 def _check_level(level: float) -> float:

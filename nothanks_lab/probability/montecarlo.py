@@ -19,7 +19,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..stats import Interval, mean_interval, proportion_interval
-from ..validate import check_number, check_sequence, is_int, make_rng
+from ..validate import MAX_SAMPLE_ROWS, check_number, check_sequence, is_int, make_rng
 from ..view import PlayerView
 from .cards import _gap_query
 from .cards import p_all_in_play as p_all_in_play  # the doctests compare with it
@@ -55,7 +55,7 @@ def sample_removed(
     >>> removed.shape, bool(np.isin([27, 29], removed).any())
     ((3, 9), False)
     """
-    n = _check_n(n)
+    n = _check_n(n, ceiling=MAX_SAMPLE_ROWS)  # returned whole: at most a million rows
     rules, seen_set = _resolve_seen(seen, rules)
     rng = make_rng(seed)
     unseen = np.array([c for c in rules.cards if c not in seen_set], dtype=np.int64)
@@ -81,7 +81,7 @@ def sample_in_play(
     >>> x.shape, x.sum(axis=1).tolist()
     ((4, 33), [24, 24, 24, 24])
     """
-    n = _check_n(n)
+    n = _check_n(n, ceiling=MAX_SAMPLE_ROWS)
     rules, seen_set = _resolve_seen(seen, rules)
     removed = sample_removed(n, seen_set, rules, seed=seed)
     out = np.ones((n, rules.n_cards), dtype=bool)

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..engine import Action, Event, Game, IllegalActionError, SeedLike
 from ..rules import Rules
+from ..validate import check_bool, check_seed
 from .schema import _ROUND_KEYS, _ROUND_REQUIRED, ROUND_FORMAT, VERSION, RoundRecord
 from .validation import (
     _cards,
@@ -137,6 +138,7 @@ def round_to_dict(
         "first_player": game.first_player,
         "seats": _seat_list(game.n_players, names, bots),
     }
+    include_deal = check_bool(include_deal, "include_deal")
     if game.is_over:
         doc["deck"] = list(dict.fromkeys(e.card for e in game.history))
     else:
@@ -187,6 +189,7 @@ def load_round(text: str | bytes, *, seed: SeedLike = None) -> RoundRecord:
 
     `seed` deals the face-down cards of an unfinished round saved without its deck.
     """
+    seed = check_seed(seed)  # the one seed rule, before the text is read
     return round_from_dict(_parse(text, "round"), seed=seed)
 
 

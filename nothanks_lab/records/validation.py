@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine import Action, Event
 from ..rules import Rules
-from ..validate import check_int
+from ..validate import check_int, check_text_size
 from .schema import _EVENT_KEYS, _RULE_KEYS, VERSION, Seat
 
 
@@ -57,6 +57,8 @@ def _cards(value: object, rules: Rules, where: str) -> list[int]:
 
 
 def _parse(text: object, what: str) -> dict[str, Any]:
+    if isinstance(text, str | bytes | bytearray):
+        check_text_size(bytes(text) if isinstance(text, bytearray) else text, f"the {what} text")
     if isinstance(text, bytes | bytearray):
         try:
             text = text.decode("utf-8")

@@ -405,7 +405,13 @@ class TournamentResult:
                 "save_games needs pyarrow (pip install 'nothanks_lab[frames]'); game_records() "
                 "gives the same table as a list of dicts"
             ) from None
-        self.game_frame().to_parquet(path, index=False)
+        import io
+
+        from ..validate import write_atomic
+
+        buffer = io.BytesIO()  # written whole, then renamed: never a partial Parquet file
+        self.game_frame().to_parquet(buffer, index=False)
+        write_atomic(path, buffer.getvalue())
 
     # ---------------------------------------------------------------- files
     def to_json(self) -> str:

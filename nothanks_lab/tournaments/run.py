@@ -21,7 +21,7 @@ from ..play import policy_name
 from ..rules import Rules
 from ..seating import balanced_design, deal_cosets, lineup_blocks
 from ..stats import check_level
-from ..validate import check_int, check_players, check_rules, is_int
+from ..validate import MAX_GAMES, check_count, check_int, check_players, check_rules, is_int
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
 WIN_UNIT = 420
@@ -77,7 +77,7 @@ def _check_setting(
     return _Setting(
         rules,
         players,
-        check_int(n_games, "n_games", low=1),
+        check_count(n_games, "n_games", MAX_GAMES),
         check_seat(first_player, players, "first_player"),
         _check_confidence(confidence),
         _check_seed(seed),
@@ -191,6 +191,24 @@ _SUM_FIELDS = (
 )
 
 
+def seed_field(policies: Sequence[Any], seed: int) -> tuple[Any, ...]:
+    """The field with every unseeded randomized bot replaced by a copy seeded from the run.
+
+    Bot ``i``'s seed is a 32-bit draw of ``SeedSequence(seed, spawn_key=(i,))``: fixed by the
+    run's seed and the bot's place, never by when or where it was built, so the same seed gives
+    identical results whatever the workers or chunk size. A bot given its own seed is kept.
+    """
+    from ..bots.base import RandomizedBot
+
+    out = []
+    for i, p in enumerate(policies):
+        if isinstance(p, RandomizedBot) and p.seed is None:
+            own = np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1)[0]
+            p = p.with_seed(int(own))
+        out.append(p)
+    return tuple(out)
+
+
 def _fresh_policies(policies: Sequence[Any], seed: int, key: tuple[int, ...]) -> list[Any]:
     """Copies of the field for one batch of games, each bot's own generator reseeded.
 
@@ -254,7 +272,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     """
     from ..deals import deal_decks
     from ..fast import fast_table
-    from ..simulation import _outcome, simulate
+    from ..simulation import _outcome, check_outcomes, simulate
 
     plan = chunk.plan
     n_seats = len(plan.lineups[0])
@@ -280,7 +298,9 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
                 start=0,
                 count=len(d),
             )
-            r = _outcome(points, chips, moves, (), None, 0)
+            names = tuple(policy_name(plan.policies[b]) for b in seating)
+            r = _outcome(points, chips, moves, names, None, 0)
+            check_outcomes(r, chunk.rules, decks=d, games=chunk.start + rows)
         else:
             policies = _fresh_policies(plan.policies, chunk.seed, key)
             r = simulate(

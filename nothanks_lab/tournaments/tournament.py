@@ -17,6 +17,7 @@ from .run import (
     _Plan,
     _run_plans,
     _Setting,
+    seed_field,
 )
 
 
@@ -91,6 +92,7 @@ def _play_plans(
     plans: Sequence[_Plan], setting: _Setting, execution: _Execution, desc: str
 ) -> list[TournamentResult]:
     """Play every plan on the same deals; one `TournamentResult` per plan."""
+    plans = [_Plan(seed_field(p.policies, setting.seed), p.lineups) for p in plans]
     sums = _run_plans(plans, setting, execution, desc)
     chunk_size = _chunk_size(plans, execution.chunk_size)
     return [

@@ -12,7 +12,15 @@ from ..bots.specs import make_policy
 from ..parallel import open_executor
 from ..render.tables import html_sections
 from ..rules import Rules
-from ..validate import check_int, check_players, check_rules, is_int
+from ..validate import (
+    MAX_EVALS,
+    MAX_GAMES,
+    check_bool,
+    check_count,
+    check_players,
+    check_rules,
+    is_int,
+)
 from .frames import _frame
 from .result import TournamentResult
 from .run import _check_seed, _chunk_size, _Plan
@@ -152,8 +160,9 @@ def tune(
 
     rules = check_rules(rules)
     n_players = check_players(n_players, rules)
-    n_games = check_int(n_games, "n_games", low=1)
-    max_evals = check_int(max_evals, "max_evals", low=1)
+    n_games = check_count(n_games, "n_games", MAX_GAMES)
+    max_evals = check_count(max_evals, "max_evals", MAX_EVALS)
+    validate = check_bool(validate, "validate")
     seed = _check_seed(seed)
     if metric not in ("win_share", "mean_score"):
         raise ValueError(f"metric must be 'win_share' or 'mean_score'; got {metric!r}")
