@@ -7,6 +7,7 @@ can be rebuilt from the seed (`TournamentResult.game_records`, `TournamentResult
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ import numpy as np
 from ..render.tables import fmt_interval, html_table, text_table
 from ..rules import Rules
 from ..stats import Interval, mean_interval, share_difference_interval, share_interval
-from ..validate import check_int, is_int
+from ..validate import check_int, is_int, write_atomic
 from .frames import _frame, _tuples
 from .ratings import Pairwise, Ratings, fit_ratings, pairwise_record
 from .run import (
@@ -396,19 +397,12 @@ class TournamentResult:
         return records
 
     def save_games(self, path: Any) -> None:
-        """Write `game_records` to a Parquet file (needs pandas and pyarrow: the ``frames``
-        extra)."""
+        """Write `game_records` to a Parquet file (needs the ``frames`` extra: pandas, pyarrow)."""
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise ImportError(
-                "save_games needs pyarrow (pip install 'nothanks_lab[frames]'); game_records() "
-                "gives the same table as a list of dicts"
-            ) from None
-        import io
-
-        from ..validate import write_atomic
-
+            msg = "save_games needs pyarrow (pip install 'nothanks_lab[frames]'); game_records()"
+            raise ImportError(f"{msg} gives the same table as a list of dicts") from None
         buffer = io.BytesIO()  # written whole, then renamed: never a partial Parquet file
         self.game_frame().to_parquet(buffer, index=False)
         write_atomic(path, buffer.getvalue())
