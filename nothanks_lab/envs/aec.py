@@ -43,20 +43,34 @@ def check_render_mode(render_mode: object) -> str | None:
 
 
 def next_game(
-    n_players: int, rules: Rules, seed: object, rng: np.random.Generator | None
+    n_players: int,
+    rules: Rules,
+    seed: object,
+    rng: np.random.Generator | None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[Game, np.random.Generator]:
     """The round a reset deals, and the generator later unseeded resets draw from.
 
     ``seed`` given: the round ``Game(n, seed=seed)`` deals, and a generator spawned from the
     seed for the rounds after it; no seed: a round drawn from `rng` (fresh entropy at first).
+    ``options`` may hold ``"deck"`` (the in-play cards in turning order, as `Game` takes it)
+    and ``"first_player"``; a deck replaces the deal.
     """
+    opts = dict(options or {})  # other keys are ignored, as PettingZoo's checks expect
+    first = opts.get("first_player", 0)
+    if opts.get("deck") is not None:
+        game = Game(n_players, rules=rules, deck=opts["deck"], first_player=first)
+        if seed is not None:
+            child = np.random.SeedSequence(check_seed(seed)).spawn(1)[0]  # type: ignore[arg-type]
+            rng = np.random.default_rng(child)
+        return game, np.random.default_rng() if rng is None else rng
     if seed is not None:
         seed = check_seed(seed)
-        game = Game(n_players, rules=rules, seed=seed)  # type: ignore[arg-type]
+        game = Game(n_players, rules=rules, seed=seed, first_player=first)  # type: ignore[arg-type]
         child = np.random.SeedSequence(seed).spawn(1)[0]  # type: ignore[arg-type]
         return game, np.random.default_rng(child)
     rng = np.random.default_rng() if rng is None else rng
-    return Game(n_players, rules=rules, seed=int(rng.integers(2**63))), rng
+    return Game(n_players, rules=rules, seed=int(rng.integers(2**63)), first_player=first), rng
 
 
 class NoThanksAEC(AECEnv):  # type: ignore[misc]
@@ -115,7 +129,7 @@ class NoThanksAEC(AECEnv):  # type: ignore[misc]
         return {"observation": encode_view(view), "action_mask": mask_of_view(view, to_act)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng)
+        self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng, options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -131,7 +131,7 @@ class NoThanksEnv(gym.Env):  # type: ignore[type-arg]
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng)
+        self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng, options)
         self._play_opponents()
         while self.game.is_over:  # opponents took every card before the agent's turn
             self.game, self._rng = next_game(self.n_players, self.rules, None, self._rng)
