@@ -12,7 +12,7 @@ the taker acts again, a seat without chips has pass masked out and an illegal pa
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -39,7 +39,7 @@ def check_render_mode(render_mode: object) -> str | None:
     """`render_mode` if it is None or ``"ansi"``, else `ValueError`."""
     if render_mode is not None and render_mode != "ansi":
         raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-    return render_mode  # type: ignore[return-value]
+    return render_mode
 
 
 def next_game(
@@ -66,17 +66,17 @@ def next_game(
         return game, np.random.default_rng() if rng is None else rng
     if seed is not None:
         seed = check_seed(seed)
-        game = Game(n_players, rules=rules, seed=seed, first_player=first)  # type: ignore[arg-type]
+        game = Game(n_players, rules=rules, seed=seed, first_player=first)
         child = np.random.SeedSequence(seed).spawn(1)[0]  # type: ignore[arg-type]
         return game, np.random.default_rng(child)
     rng = np.random.default_rng() if rng is None else rng
     return Game(n_players, rules=rules, seed=int(rng.integers(2**63)), first_player=first), rng
 
 
-class NoThanksAEC(AECEnv):  # type: ignore[misc]
+class NoThanksAEC(AECEnv):
     """One round of No Thanks! for ``n_players`` agents (see `aec_env`)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (as Gymnasium declares it)
         "render_modes": ["ansi"],
         "name": "no_thanks_v0",
         "is_parallelizable": False,

@@ -67,7 +67,7 @@ def check_action(action: object) -> Action:
             action = int(action)
         else:
             raise ValueError(f"action must be 0 (pass) or 1 (take); got {action!r}")
-    if action not in (0, 1):  # type: ignore[comparison-overlap]
+    if action not in (0, 1):
         raise ValueError(f"action must be 0 (pass) or 1 (take); got {action!r}")
     return Action.TAKE if action == 1 else Action.PASS
 
@@ -95,8 +95,8 @@ def encode_into(
     hands: np.ndarray,
     chips: np.ndarray,
     cards_left: int,
-    low_card: int,
-    n_cards: int,
+    low_card: int | np.int64,
+    n_cards: int | np.int64,
 ) -> None:
     """Write `seat`'s observation into `out` (float32[obs_size]); `card` < 0 once over.
 

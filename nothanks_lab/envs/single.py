@@ -11,7 +11,7 @@ ends the round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -76,7 +76,7 @@ def seat_opponents(
     return n, pols, check_seat(seat, n)
 
 
-class NoThanksEnv(gym.Env):  # type: ignore[type-arg]
+class NoThanksEnv(gym.Env):
     """One seat of No Thanks! as a Gymnasium environment (extra ``rl``).
 
     >>> import nothanks_lab as nt
@@ -86,7 +86,7 @@ class NoThanksEnv(gym.Env):  # type: ignore[type-arg]
     ((137,), [1, 1])
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (as gym.Env has it)
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ observation returned for a finished round is the next round's first, the last on
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -34,7 +34,7 @@ from .single import seat_opponents
 __all__ = ["VectorNoThanksEnv"]
 
 
-class VectorNoThanksEnv(VectorEnv):  # type: ignore[type-arg]
+class VectorNoThanksEnv(VectorEnv):
     """``num_envs`` rounds of one seat against fast-path bots, stepped together in compiled code.
 
     `opponents` are as for `NoThanksEnv` but must all have a fast path (a `FastBot` such as
@@ -47,7 +47,7 @@ class VectorNoThanksEnv(VectorEnv):  # type: ignore[type-arg]
     ((4, 137), (4, 2))
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (as Gymnasium declares it)
         "autoreset_mode": AutoresetMode.SAME_STEP,
         "render_modes": [],
     }
@@ -133,7 +133,7 @@ class VectorNoThanksEnv(VectorEnv):  # type: ignore[type-arg]
         """
         start = np.full(self.num_envs, -1, dtype=np.int64)
         if seed is not None:
-            self._key = stream_key(check_seed(seed))  # type: ignore[arg-type]
+            self._key = stream_key(check_seed(seed))
             self._episodes[:] = 0
         elif self._key is None:
             self._key = stream_key(int(np.random.SeedSequence().entropy))  # type: ignore[arg-type]
