@@ -127,8 +127,8 @@ def encode_view(view: PlayerView) -> np.ndarray:
 
     >>> import nothanks_lab as nt
     >>> obs = encode_view(nt.Game(3, deck=range(3, 27)).view(0))
-    >>> obs.shape, obs[0], obs[33], obs[34:37].tolist(), obs[-1]
-    ((137,), 1.0, 0.0, [11.0, 11.0, 11.0], 23.0)
+    >>> obs.shape, obs[:33].tolist().index(1.0), obs[33:37].tolist(), obs[-1].item()
+    ((137,), 0, [0.0, 11.0, 11.0, 11.0], 23.0)
     """
     rules = view.rules
     out = np.empty(obs_size(rules, view.n_players), dtype=np.float32)
