@@ -348,3 +348,96 @@ def test_vector_env_plays_given_decks_first() -> None:
     obs, _ = env.reset(seed=0, options={"decks": decks})
     for g in range(3):
         assert obs[g][decks[g][0] - 3] == 1  # seat 0 acts first, on each deck's first card
+
+
+# --------------------------------------------------------------------------- OpenSpiel
+TINY = {"players": 2, "low_card": 1, "high_card": 5, "n_removed": 1, "chips": 1}
+
+
+def spiel_game(params: dict[str, int]) -> object:
+    pyspiel = pytest.importorskip("pyspiel")
+    from nothanks_lab.envs import openspiel
+
+    openspiel.register()
+    openspiel.register()  # idempotent
+    return pyspiel.load_game(openspiel.GAME_NAME, params)
+
+
+@pytest.mark.parametrize("params", [{}, {"players": 5}, {"players": 7}, TINY])
+def test_openspiel_random_sim_test(params: dict[str, int]) -> None:
+    import pyspiel
+
+    game = spiel_game(params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_openspiel_plays_like_game() -> None:
+    """Chance turns a deck's cards in order, the players move; the same round as `nt.Game`."""
+    game = spiel_game({"players": 4})
+    rng = np.random.default_rng(4)
+    deck = random_deck(nt.Rules(), rng)
+    ref = nt.Game(4, deck=deck)
+    state = game.new_initial_state()
+    turned = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = dict(state.chance_outcomes())
+            assert len(outcomes) == 33 - turned and abs(sum(outcomes.values()) - 1) < 1e-12
+            state.apply_action(deck[turned] - 3)
+            turned += 1
+            continue
+        assert state.current_player() == ref.current_player
+        seat = ref.current_player
+        obs = np.array(state.observation_tensor(seat))
+        assert np.array_equal(obs[:-4], encode_view(ref.view(seat))) and obs[-4] == 1
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        ref.step(nt.Action.TAKE if action == 1 else nt.Action.PASS)
+    assert ref.is_over
+    expected = round_rewards(ref.card_points(), ref.chips, "win_share")
+    assert state.returns() == pytest.approx(expected.tolist())
+
+
+@pytest.mark.parametrize(
+    "params", [TINY, {"players": 2, "low_card": 1, "high_card": 6, "n_removed": 2, "chips": 1}]
+)
+def test_openspiel_expectiminimax_agrees_with_exact_solve(params: dict[str, int]) -> None:
+    from open_spiel.python.algorithms import minimax
+
+    game = spiel_game(params)
+    rules = nt.Rules(
+        low_card=params["low_card"],
+        high_card=params["high_card"],
+        n_removed=params["n_removed"],
+        chips=((2, params["chips"]),),
+    )
+    value, _ = minimax.expectiminimax(game.new_initial_state(), 1000, None, 0)
+    assert value == pytest.approx(nt.exact.solve(rules).value, abs=1e-12)
+
+
+def test_openspiel_states_agree_with_exact_solve_position_by_position() -> None:
+    from open_spiel.python.algorithms import get_all_states, minimax
+
+    game = spiel_game(TINY)
+    rules = nt.Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1),))
+    solution = nt.exact.solve(rules)
+    states = get_all_states.get_all_states(game, include_chance_states=True)
+    decisions = [s for s in states.values() if not s.is_chance_node() and not s.is_terminal()]
+    assert len(decisions) > 100
+    for state in decisions[::25]:
+        seat = state.current_player()
+        value, _ = minimax.expectiminimax(state, 1000, None, seat)
+        s = state.s
+        view = nt.PlayerView(
+            seat=seat,
+            n_players=2,
+            active_card=int(s.deck[0, state.turned - 1]),
+            pot=int(s.pot[0]),
+            my_chips=int(s.chips[0, seat]),
+            chips=tuple(int(c) for c in s.chips[0]),
+            hands=tuple(tuple(c for c in rules.cards if (int(m) >> c) & 1) for m in s.hands[0]),
+            cards_left=rules.n_in_play - state.turned,
+            rules=rules,
+            current_player=seat,
+        )
+        assert value == pytest.approx(solution.value_of(view), abs=1e-12)
