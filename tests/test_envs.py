@@ -441,3 +441,20 @@ def test_openspiel_states_agree_with_exact_solve_position_by_position() -> None:
             current_player=seat,
         )
         assert value == pytest.approx(solution.value_of(view), abs=1e-12)
+
+
+def test_the_reinforce_example_learns_to_beat_random_bot() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "examples" / "reinforce_linear.py"
+    spec = importlib.util.spec_from_file_location("reinforce_linear", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    w = example.train(steps=300, num_envs=128, seed=1)
+    from nothanks_lab.stats import share_interval
+
+    learned = share_interval(example.evaluate(w, 3000, 128, seed=7))
+    random = share_interval(example.evaluate(None, 3000, 128, seed=7))
+    assert learned.low > random.high
