@@ -7,7 +7,8 @@ encoding of :mod:`nothanks_lab.envs.encoding`, relative to the observing seat) a
 agent terminated and removed by a ``step(None)`` each. Every move goes through `Game.step`, so
 the taker acts again, a seat without chips has pass masked out and an illegal pass raises
 `IllegalActionError` exactly as the engine does. ``reset(seed=s)`` deals the round
-``nt.Game(n, seed=s)`` deals.
+``nt.Game(n, seed=s)`` deals; ``reset(options={"deck": cards, "first_player": p})`` plays a
+given deck (in-play cards in turning order, as `Game` takes it) instead.
 """
 
 from __future__ import annotations

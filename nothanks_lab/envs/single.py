@@ -5,7 +5,8 @@ as :func:`nothanks_lab.bots.specs.make_policy` reads them) in the other seats in
 the agent's steps the opponents move through the same `Game`. An episode is one round. The
 observation is the encoding of :mod:`nothanks_lab.envs.encoding` from the agent's seat, the
 action mask ``[pass, take]`` is ``info["action_mask"]``, and the reward comes at the step that
-ends the round.
+ends the round. ``reset`` takes the same ``seed`` and ``options`` (``"deck"``,
+``"first_player"``) as `aec_env`'s.
 """
 
 from __future__ import annotations
