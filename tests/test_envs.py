@@ -58,6 +58,15 @@ def test_gymnasium_check_env(reward: str) -> None:
     check_env(env, skip_render_check=False)
 
 
+def test_gymnasium_make_builds_the_registered_env() -> None:
+    from nothanks_lab.envs.single import GYM_ID
+
+    env = gymnasium.make(GYM_ID, opponents=["marginal"] * 3, render_mode="ansi")
+    check_env(env.unwrapped, skip_render_check=False)
+    obs, _ = env.reset(seed=5)
+    assert obs.shape == (obs_size(nt.Rules(), 4),) and "player_0" in env.render()
+
+
 def test_vector_env_follows_gymnasium_vector_conventions() -> None:
     """gymnasium has no checker for vector envs, so its conventions are checked here."""
     b = 6

@@ -34,7 +34,10 @@ from .encoding import (
 )
 from .text import render_text
 
-__all__ = ["NoThanksEnv", "seat_opponents"]
+__all__ = ["GYM_ID", "NoThanksEnv", "seat_opponents"]
+
+#: The id `NoThanksEnv` is registered under: ``gymnasium.make(GYM_ID, opponents=[...])``.
+GYM_ID = "nothanks_lab/NoThanks-v0"
 
 
 def _is_one_spec(value: object) -> bool:
@@ -159,3 +162,7 @@ class NoThanksEnv(gym.Env):
         if self.game is None:
             return "(no round yet: call reset())"
         return render_text(self.game)
+
+
+if GYM_ID not in gym.registry:
+    gym.register(id=GYM_ID, entry_point=f"{__name__}:NoThanksEnv")
