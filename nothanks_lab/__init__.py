@@ -40,6 +40,7 @@ __all__ = [
     "analysis",
     "bots",
     "card_points",
+    "envs",
     "exact",
     "head_to_head",
     "lessons",
@@ -68,6 +69,10 @@ def __getattr__(name: str) -> object:
 
         widgets = importlib.import_module(f"{__name__}.widgets")
         return widgets if name == "widgets" else widgets.PlayTable
+    if name == "envs":  # Gymnasium / PettingZoo environments (extra `rl`), loaded on use
+        import importlib
+
+        return importlib.import_module(f"{__name__}.envs")
     if name == "exact":  # the exact solver compiles with numba: loaded on first use too
         import importlib
 

@@ -30,7 +30,20 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("core", ("core", "deals", "jit")),
     ("engine", ("engine", "view")),
     ("players", ("play", "fast", "bots", "probability")),
-    ("analysis", ("simulation", "analysis", "seating", "exact", "records", "review", "positions")),
+    (
+        "analysis",
+        (
+            "simulation",
+            "analysis",
+            "seating",
+            "exact",
+            "records",
+            "review",
+            "positions",
+            # RL environments: the engine, the fast kernel and bot specs below them
+            "envs",
+        ),
+    ),
     ("tournaments", ("tournaments", "parallel")),
     ("presentation", ("render", "plots", "lessons", "league")),
     # "" is nothanks_lab/__init__.py
