@@ -21,5 +21,15 @@ from .checking import check_answer
 from .exercise import Exercise, Feedback, Status
 from .keys import EXERCISES, exercise, exercises
 from .keys import _solution as _solution  # the teacher's side: tests and the kit call it
+from .seed import use_seed
 
-__all__ = ["EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise", "exercises"]
+__all__ = [
+    "EXERCISES",
+    "Exercise",
+    "Feedback",
+    "Status",
+    "check_answer",
+    "exercise",
+    "exercises",
+    "use_seed",
+]
