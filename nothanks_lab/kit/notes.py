@@ -142,7 +142,7 @@ LESSON_NOTES: dict[str, LessonNotes] = {
         prompts=(
             "A simulation's 95% interval missed the exact value. Is the code wrong?",
             "How many more rounds does it take to make an interval ten times narrower?",
-            "Why is listing every removed set possible for cards 1 to 8 but not for 3 to 35?",
+            "Why is listing every removed set possible for cards 1 to 7 but not for 3 to 35?",
         ),
         misconceptions=(
             "'A 95% interval always covers the truth': it misses about one time in twenty.",
