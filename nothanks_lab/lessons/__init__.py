@@ -21,7 +21,7 @@ from .checking import check_answer
 from .exercise import Exercise, Feedback, Status
 from .keys import EXERCISES, exercise, exercises
 from .keys import _solution as _solution  # the teacher's side: tests and the kit call it
-from .seed import use_seed
+from .seed import use_seed as use_seed  # a lesson's first cell checks its SEED
 
 __all__ = [
     "EXERCISES",
@@ -31,5 +31,4 @@ __all__ = [
     "check_answer",
     "exercise",
     "exercises",
-    "use_seed",
 ]
