@@ -354,6 +354,7 @@ def test_exercises_by_lesson() -> None:
             "02_chances_under_removed_cards",
             "03_runs_exact_vs_simulated",
             "04_chip_value",
+            "04b_take_or_pass",
             "06_perfect_play",
         )
     ]

@@ -17,6 +17,8 @@ import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 SEED_CELL = re.compile(r"SEED = (\d+)")
+# The first code cell: ``SEED = <integer>`` on its first line, then the check ``use_seed(SEED)``.
+SEED_LINE = re.compile(r"\ASEED = (\d+)\b")
 # A literal seed anywhere after the first code cell: seed=5, seed = 1, SeedSequence(3), ...
 LITERAL_SEED = re.compile(r"(?i)\bseed\s*=\s*\d|SeedSequence\(\s*\d|default_rng\(\s*\d")
 
@@ -33,9 +35,10 @@ def test_there_are_lessons() -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_first_code_cell_is_the_seed(path: Path) -> None:
     first = _code_cells(path)[0]
-    match = SEED_CELL.fullmatch(first.source.strip())
+    match = SEED_LINE.match(first.source)
     assert match, f"first code cell of {path.name} is {first.source!r}"
     assert 0 <= int(match.group(1)) <= 1_000_000
+    assert "use_seed(SEED)" in first.source, f"{path.name} does not check its SEED"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -65,8 +68,8 @@ def run_with_seed(path: Path, seed: int, timeout: int = 300) -> nbformat.Noteboo
 
     nb = nbformat.read(path, as_version=4)
     first = next(c for c in nb.cells if c.cell_type == "code")
-    assert SEED_CELL.fullmatch(first.source.strip())
-    first.source = f"SEED = {seed}"
+    assert SEED_LINE.match(first.source)
+    first.source = SEED_LINE.sub(f"SEED = {seed}", first.source, count=1)
     client = NotebookClient(
         nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": path.parent}}
     )
@@ -89,3 +92,31 @@ def test_lesson_runs_to_the_end_with_another_seed(path: Path, seed: int) -> None
     nb = run_with_seed(path, seed)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+
+
+# A value use_seed refuses, and the start of the one line it shows instead of a traceback.
+BAD_SEEDS = ["-1", "10**6 + 1", '"7"', "True", "3.5"]
+
+
+@pytest.mark.slow
+def test_a_bad_seed_stops_the_lesson_with_one_line() -> None:
+    """In a real kernel: one line of error output for each bad SEED, and no later cell runs."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    for value in BAD_SEEDS:
+        first = nbformat.v4.new_code_cell(
+            f"SEED = {value}\n\nfrom nothanks_lab.lessons import use_seed\n\nuse_seed(SEED)"
+        )
+        later = nbformat.v4.new_code_cell('print("the lesson went on")')
+        nb = nbformat.v4.new_notebook(cells=[first, later])
+        client = NotebookClient(nb, timeout=60, kernel_name="python3")
+        with pytest.raises(CellExecutionError):
+            client.execute()
+        errors = [o for o in first.outputs if o.output_type == "error"]
+        assert len(errors) == 1, first.outputs
+        shown = "\n".join(errors[0].traceback)
+        assert shown.count("\n") == 0, shown  # one line, no traceback
+        assert shown.startswith("SEED must be a whole number from 0 to 1,000,000"), shown
+        assert "Traceback" not in shown and "use_seed" not in shown
+        assert not later.get("outputs"), later.outputs  # "Run all" stopped at the first cell

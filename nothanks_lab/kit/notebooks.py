@@ -24,8 +24,9 @@ __all__ = [
     "student_notebook",
 ]
 
-#: Cells with one of these tags are for the teacher only: they never reach a student.
-TEACHER_TAGS = frozenset({"solution", "teacher"})
+#: Cells with one of these tags are for the teacher only (solutions, notes, the lesson's own
+#: hidden checks that nbval runs): they never reach a student.
+TEACHER_TAGS = frozenset({"solution", "teacher", "check"})
 
 # An exercise cell: `var = None` on a line of its own and `check_answer("key", var)`.
 _CHECK = re.compile(r"check_answer\(\s*(['\"])(?P<key>\w+)\1\s*,\s*(?P<var>[A-Za-z_]\w*)\s*\)")

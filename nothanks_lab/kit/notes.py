@@ -71,11 +71,11 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "whole-round estimate of Take versus No Thanks!",
         ),
         timings=(
-            (5, "the rules in brief, read aloud; one example of scoring a run on the board"),
-            (15, "everyone plays a round at the play table (easy bots), then a second round"),
-            (10, "scoring check: pairs score each other's final hands by hand"),
-            (10, "the hint panel: its two parts, with the notebook's position"),
-            (5, "wrap-up: when did you take a card with no chips on it, and why?"),
+            (10, "section 1: the rules, read aloud; one example of scoring a run on the board"),
+            (15, "section 2: everyone plays a round at the play table (easy bots)"),
+            (5, "section 3: the two scoring exercises; pairs score each other's final hands"),
+            (10, "section 4: the hint panel: its two parts, with the notebook's position"),
+            (5, "section 5: review the round; when did you take a card with no chips on it?"),
         ),
         prompts=(
             "Why would anyone take a card with chips on it that adds points to their score?",
@@ -142,7 +142,7 @@ LESSON_NOTES: dict[str, LessonNotes] = {
         prompts=(
             "A simulation's 95% interval missed the exact value. Is the code wrong?",
             "How many more rounds does it take to make an interval ten times narrower?",
-            "Why is listing every removed set possible for cards 1 to 8 but not for 3 to 35?",
+            "Why is listing every removed set possible for cards 1 to 7 but not for 3 to 35?",
         ),
         misconceptions=(
             "'A 95% interval always covers the truth': it misses about one time in twenty.",
@@ -152,29 +152,26 @@ LESSON_NOTES: dict[str, LessonNotes] = {
         ),
     ),
     "04_chip_value": LessonNotes(
-        title="What is a chip worth? Take or No Thanks!",
+        title="What is a chip worth?",
         goals=(
             "compute what a move costs counting this move only, and a card's break-even pot",
             "explain how runs in the hand change that price",
             "build a paired simulation from a handful of deals, and measure what extra chips "
             "are worth over a whole round",
-            "build rollouts from one decision, and compare them with the bookkeeping",
+            "explain why the seat changes what an extra chip is worth",
         ),
         timings=(
-            (4, "section 1: one move's bookkeeping"),
-            (6, "section 2: the break-even pot and the heatmap"),
-            (10, "section 3: paired simulation: a handful of deals, then many; discussion"),
-            (7, "section 4: rollouts: one decision played out a few times, then many"),
-            (6, "section 5: rollouts over a grid; milking 28 while holding 27 and 29"),
-            (2, "section 6: the chip-value explorer"),
-            (10, "section 7: exercises in pairs"),
+            (7, "section 1: one move's bookkeeping"),
+            (8, "section 2: the break-even pot and the heatmap"),
+            (12, "section 3: paired simulation: a handful of deals, then many; discussion"),
+            (8, "section 4: the seat effect: seat 0 always first against seats rotated"),
+            (10, "section 5: exercises in pairs"),
         ),
         prompts=(
-            "The simulation says extra chips save more than one point each. Where does the "
-            "rest come from?",
+            "Extra chips lowered seat 0's score when it always moved first, but by less per "
+            "chip than with the seats rotated. Who gains most from an extra chip, and why?",
             "In the handful of deals, the extra chips changed nothing in some deals and a lot "
             "in others. Why does pairing still help?",
-            "Holding 27 and 29, why might you say No Thanks! to 28? When does that backfire?",
         ),
         misconceptions=(
             "'The break-even pot is where Take becomes better': at the break-even pot both "
@@ -182,8 +179,34 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "'A card's cost is its face value': a card next to a run costs less, even below zero.",
             "'A paired simulation needs fewer games because it is luckier': it compares the "
             "same deals, so the luck of the cards cancels in the difference.",
+            "'The two experiments disagree, so one is wrong': they measure a chip for different "
+            "players (the first seat, or the average seat).",
+        ),
+    ),
+    "04b_take_or_pass": LessonNotes(
+        title="Take or No Thanks? Rollouts from one decision",
+        goals=(
+            "build rollouts from one decision, and compare them with the bookkeeping",
+            "read a take-versus-pass surface made of rollouts",
+            "explain milking, and when it backfires",
+            "explore any card, pot and hand with the chip-value explorer",
+        ),
+        timings=(
+            (5, "section 1: recap of one move's bookkeeping and the break-even pot"),
+            (12, "section 2: rollouts: one decision played out a few times, then many"),
+            (12, "section 3: rollouts over a grid; milking 28 while holding 27 and 29"),
+            (6, "section 4: the chip-value explorer"),
+            (10, "section 5: exercises in pairs"),
+        ),
+        prompts=(
+            "The rollouts take cards at a smaller pot than the bookkeeping's break-even pot. "
+            "What does that say a chip is worth?",
+            "Holding 27 and 29, why might you say No Thanks! to 28? When does that backfire?",
+        ),
+        misconceptions=(
             "'A rollout knows the face-down cards': each rollout guesses them anew from the "
             "unseen cards.",
+            "'Milking always pays': it works only when no other player wants the card.",
         ),
     ),
     "07_bot_lab": LessonNotes(
@@ -195,15 +218,14 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "explain the winner's curse: the best of many noisy results is flattered by luck",
         ),
         timings=(
-            (2, "goals"),
-            (5, "section 1: one round move by move: who won, and was it skill?"),
+            (7, "section 1 (with the goals): one round move by move: who won, and was it skill?"),
             (6, "section 2: luck versus skill: the same bots over more and more deals"),
             (7, "section 3: a fair tournament: seat order, win shares, a paired difference"),
             (5, "section 4: the winner's curse: pick the best, then look again"),
             (
                 20,
-                "rest of the period: students' own tournaments in the bot lab widget, or "
-                "start 05_your_own_bot",
+                "section 5: students' own tournaments in the bot lab widget, or start "
+                "05_your_own_bot",
             ),
         ),
         prompts=(
@@ -219,7 +241,8 @@ LESSON_NOTES: dict[str, LessonNotes] = {
         ),
     ),
     "08_bot_lab_for_analysts": LessonNotes(
-        title="Bot lab for analysts: parameters, sweeps, tuning and Dask",
+        title="Bot lab for analysts: parameters, sweeps, tuning and Dask (Enrichment: "
+        "university / analysts, not a class period)",
         goals=(
             "read a bot's declared parameters and explain one of its decisions",
             "sweep two parameters and read the heatmap",
@@ -250,7 +273,7 @@ LESSON_NOTES: dict[str, LessonNotes] = {
         ),
     ),
     "06_perfect_play": LessonNotes(
-        title="Perfect play in a tiny deck",
+        title="Perfect play in a tiny deck (Enrichment: university / analysts, not a class period)",
         goals=(
             "say what a public position is, and why the next card is an even draw",
             "value a position by backward induction, by hand on the last two cards",

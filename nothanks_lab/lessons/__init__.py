@@ -24,6 +24,15 @@ from .checking import check_answer
 from .exercise import Exercise, Feedback, Status
 from .keys import EXERCISES, exercise, exercises
 from .keys import _exact as _exact
-from .keys import _solution as _solution
+from .keys import _solution as _solution  # the teacher's side: tests and the kit call it
+from .seed import use_seed as use_seed  # a lesson's first cell checks its SEED
 
-__all__ = ["EXERCISES", "Exercise", "Feedback", "Status", "check_answer", "exercise", "exercises"]
+__all__ = [
+    "EXERCISES",
+    "Exercise",
+    "Feedback",
+    "Status",
+    "check_answer",
+    "exercise",
+    "exercises",
+]

@@ -305,7 +305,7 @@ _ALL: tuple[Exercise, ...] = (
     ),
     Exercise(
         "rollout_take_minus_pass",
-        "04_chip_value",
+        "04b_take_or_pass",
         "Four rollouts of one position: on the same four guesses at the face-down cards, seat "
         f"0 finished with {_scores(_ROLLOUT_TAKE)} points after Take and "
         f"{_scores(_ROLLOUT_PASS)} after No Thanks!. What is the rollout estimate of Take − "

@@ -1,0 +1,220 @@
+"""Each lesson as a teacher reads it: one period, the same minutes everywhere, nothing given away.
+
+Fast tests read the notebooks, the README's lesson table and the teacher's notes
+(:data:`nothanks_lab.kit.notes.LESSON_NOTES`): the timing line of every lesson lists its
+sections' minutes, a class lesson's add up to at most a period, and the three sources state the
+same minutes; 06 and 08 say they are enrichment; no visible code cell holds an ``assert`` (the
+lesson's own checks live in hidden cells tagged ``check``, which the student copy drops); and no
+exercise's exact answer is written in a markdown cell, or in the source of a code cell, before
+the exercise asks it. The slow test executes each lesson once and looks for the answers in the
+outputs of the cells before each exercise.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from nothanks_lab import lessons
+from nothanks_lab.kit.notebooks import TEACHER_TAGS, exercise_cells, student_notebook
+from nothanks_lab.kit.notes import LESSON_NOTES, PERIOD_MINUTES
+from nothanks_lab.lessons.keys import _solution
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ENRICHMENT = {"06_perfect_play", "08_bot_lab_for_analysts"}
+ENRICHMENT_TEXT = "Enrichment: university / analysts, not a class period"
+STEMS = [p.stem for p in NOTEBOOKS]
+# A numbered section of a timing line: "3. Paired simulation: ... (12 min)".
+SECTION = re.compile(r"^\d+\. .*\((\d+) min\)\s*$", re.MULTILINE)
+
+
+def _read(stem: str) -> nbformat.NotebookNode:
+    return nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+
+
+def notebook_minutes(stem: str) -> list[int]:
+    """The minutes of each section in the timing line of lesson `stem`'s first cell."""
+    first = _read(stem).cells[0]
+    timing = first.source.split("**Timing**", 1)
+    assert len(timing) == 2, f"{stem}: no **Timing** line in the first cell"
+    return [int(m) for m in SECTION.findall(timing[1])]
+
+
+def readme_minutes() -> dict[str, int]:
+    """The lesson table's time per lesson in the README's 'For teachers' section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## For teachers", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)\.ipynb` \|.*\| ([^|]*) \|\s*$", section, re.MULTILINE)
+    out = {}
+    for stem, time in rows:
+        m = re.search(r"(\d+) min", time)
+        assert m, f"README: no minutes for {stem}: {time!r}"
+        out[stem] = int(m.group(1))
+    return out
+
+
+def test_every_lesson_is_in_the_table_and_the_guide() -> None:
+    assert set(readme_minutes()) == set(STEMS)
+    assert set(LESSON_NOTES) == set(STEMS)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_minutes_agree_in_notebook_readme_and_guide(stem: str) -> None:
+    in_notebook = notebook_minutes(stem)
+    in_guide = [m for m, _ in LESSON_NOTES[stem].timings]
+    assert in_notebook, f"{stem}: the timing line lists no section with its minutes"
+    assert in_notebook == in_guide, f"{stem}: notebook {in_notebook}, guide {in_guide}"
+    assert sum(in_notebook) == readme_minutes()[stem], stem
+    if stem not in ENRICHMENT:
+        assert sum(in_notebook) <= PERIOD_MINUTES, f"{stem}: {sum(in_notebook)} min"
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_section_headings_state_the_timing_line_minutes(stem: str) -> None:
+    """Each '## n. Title (m min)' heading, where it gives minutes, matches the timing line."""
+    headings = [
+        (int(n), int(m))
+        for c in _read(stem).cells
+        if c.cell_type == "markdown"
+        for n, m in re.findall(r"^## (\d+)\. .*\((\d+) min\)\s*$", c.source, re.MULTILINE)
+    ]
+    minutes = notebook_minutes(stem)
+    for n, m in headings:
+        assert minutes[n - 1] == m, f"{stem}: section {n} heading says {m} min"
+
+
+def test_enrichment_is_said_in_readme_lesson_and_guide() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for stem in ENRICHMENT:
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{stem}"))
+        assert ENRICHMENT_TEXT in row
+        assert ENRICHMENT_TEXT in _read(stem).cells[0].source
+        assert ENRICHMENT_TEXT in LESSON_NOTES[stem].title
+    for stem in set(STEMS) - ENRICHMENT:
+        assert "Enrichment" not in _read(stem).cells[0].source
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_no_assert_where_students_read(stem: str) -> None:
+    nb = _read(stem)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        tags = set(cell.metadata.get("tags", []))
+        if "check" in tags:
+            assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, (stem, i)
+        elif not tags & TEACHER_TAGS:
+            assert not re.search(r"^\s*assert\b", cell.source, re.MULTILINE), (stem, i)
+    student = student_notebook(nb)
+    assert not any("check" in c.metadata.get("tags", []) for c in student.cells)
+    assert not any(re.search(r"^\s*assert\b", c.source, re.M) for c in student.cells), stem
+
+
+def answer_forms(key: str) -> tuple[list[re.Pattern[str]], re.Pattern[str] | None]:
+    """How exercise `key`'s exact answer could be written: a fraction or 2-4 digits; an integer.
+
+    The second item (None unless the answer is a whole number of two digits or more) is the
+    integer with word
+    boundaries; in a code cell it is looked for in what a student reads (strings, comments).
+    """
+    value = Fraction(_solution(key)).limit_denominator(10**9)
+    forms = {f"{value.numerator}/{value.denominator}"} if value.denominator != 1 else set()
+    for d in (2, 3, 4):
+        forms.add(f"{float(value):.{d}f}")
+    pats = [re.compile(rf"(?<![\d.]){re.escape(f)}(?!\d)") for f in forms]
+    whole = None
+    # A one-digit whole number is left out: lessons name cards 3 to 9 and small counts everywhere
+    # (06's deck is cards 3 to 8), so it would flag every mention of card 4, not an answer.
+    if value.denominator == 1 and abs(value.numerator) >= 10:
+        whole = re.compile(rf"(?<![\w.]){value.numerator}(?![\w.])")
+    return pats, whole
+
+
+def readable_text(code: str) -> str:
+    """The string literals and comments of `code`, f-string fields ({...}) left out."""
+    import io
+    import tokenize
+
+    kinds = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", -1)}
+    parts = [
+        t.string for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type in kinds
+    ]
+    return re.sub(r"\{[^{}]*\}", " ", "\n".join(parts))
+
+
+def _exercises_in(stem: str) -> list[str]:
+    try:
+        return list(lessons.exercises(stem))
+    except ValueError:
+        return []
+
+
+def _found(
+    forms: tuple[list[re.Pattern[str]], re.Pattern[str] | None], text: str, code: bool = False
+) -> list[str]:
+    pats, whole = forms
+    found = [m.group(0) for p in pats for m in [p.search(text)] if m]
+    if whole is not None:
+        m = whole.search(readable_text(text) if code else text)
+        found += [m.group(0)] if m else []
+    return found
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_no_answer_written_before_it_is_asked(stem: str) -> None:
+    nb = _read(stem)
+    where = {ex.key: ex.index for ex in exercise_cells(nb)}
+    for key in _exercises_in(stem):
+        if key not in where:  # shown as a worked example of check_answer, never asked
+            continue
+        pats = answer_forms(key)
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown" or i < where[key]:
+                found = _found(pats, cell.source, code=cell.cell_type == "code")
+                assert not found, f"{stem}: cell {i} writes {found} before {key} asks it"
+
+
+def _output_text(cell: nbformat.NotebookNode) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            parts.append(out["text"])
+        for mime in ("text/plain", "text/html", "text/markdown"):
+            parts.append(str(out.get("data", {}).get(mime, "")))
+    return "\n".join(parts)
+
+
+# 06 section 5 prints the best response's win chance against the random bot, which its last
+# exercise then asks (pp_best_response_random): not fixed yet, so tracked here.
+_PRINTED = [
+    pytest.param(
+        s,
+        marks=pytest.mark.xfail(strict=True, reason="06 prints pp_best_response_random's answer"),
+    )
+    if s == "06_perfect_play"
+    else s
+    for s in STEMS
+    if _exercises_in(s)
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", _PRINTED)
+def test_no_answer_printed_before_it_is_asked(stem: str) -> None:
+    from tests.test_notebook_seeds import run_with_seed
+
+    path = ROOT / "notebooks" / f"{stem}.ipynb"
+    seed = int(re.match(r"SEED = (\d+)", _read(stem).cells[2].source or "SEED = 0").group(1))
+    nb = run_with_seed(path, seed)
+    where = {ex.key: ex.index for ex in exercise_cells(nb)}
+    for key in _exercises_in(stem):
+        pats = answer_forms(key)
+        for i in range(where.get(key, 0)):
+            # A printed whole number is left out: a dealt score of 19 is no answer given away.
+            found = _found((pats[0], None), _output_text(nb.cells[i]))
+            assert not found, f"{stem}: cell {i} prints {found} before {key} asks it"
