@@ -189,18 +189,7 @@ def _output_text(cell: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
-# 06 section 5 prints the best response's win chance against the random bot, which its last
-# exercise then asks (pp_best_response_random): not fixed yet, so tracked here.
-_PRINTED = [
-    pytest.param(
-        s,
-        marks=pytest.mark.xfail(strict=True, reason="06 prints pp_best_response_random's answer"),
-    )
-    if s == "06_perfect_play"
-    else s
-    for s in STEMS
-    if _exercises_in(s)
-]
+_PRINTED = [s for s in STEMS if _exercises_in(s)]
 
 
 @pytest.mark.slow
