@@ -55,8 +55,39 @@ def _module_of(path: Path, time_limit: float | None) -> types.ModuleType:
     return module
 
 
+def _bot_of_module(module: types.ModuleType, path: Path) -> Any:
+    """The decision function a loaded file defines (``Bot().act`` or ``act``), or why not."""
+    bot_class = getattr(module, "Bot", None)
+    if isinstance(bot_class, type):
+        bot = bot_class()
+        act = getattr(bot, "act", None)
+        return act if callable(act) else "its class Bot has no method act"
+    act = getattr(module, "act", None)
+    return act if callable(act) else "the file defines no bot"
+
+
+def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) -> Any:
+    """A league file's bot started in a process of its own (`sandbox`), or why it is not."""
+    from .sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
+
+    limit = DECISION_LIMIT_S if time_limit is None else time_limit
+    policy = IsolatedPolicy(path, rules=rules, decision_s=limit, load_s=limit)
+    try:
+        policy.start()
+    except BotProcessError as e:
+        stage = "find" if "defines no bot" in e.problem or "no method act" in e.problem else "load"
+        return Rejection(path.stem, path.name, stage, e.problem, e.advice or _FIND_ADVICE)
+    return StudentBot(path.stem, policy, path)
+
+
+_FIND_ADVICE = (
+    "Define a function act(view), or a class Bot with a method act(self, view); either "
+    "returns Action.TAKE or Action.PASS."
+)
+
+
 def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
-    """The bot a league file defines, or why there is none."""
+    """The bot a league file defines, or why there is none (in this process: trusted files)."""
     name, file = path.stem, path.name
     try:
         module = _module_of(path, time_limit)
@@ -157,13 +188,18 @@ def collect_bots(
     rules: Rules | None = None,
     max_ms: float = MAX_MS_PER_DECISION,
     time_limit: float | None = TIME_LIMIT_S,
+    isolate: bool = True,
 ) -> LeagueEntries:
     """Load and screen every bot of a league folder (one ``*.py`` file per student).
 
     Each file is loaded (see the module's docstring for what it must define) and its bot is
     screened with `screen_bot` (`rounds` rounds against `builtins`, seeded by `seed` and the
     bot's name). Nothing a file does stops the others: each failure becomes a `Rejection`.
+    With `isolate` (the default) each file is loaded and plays in a process of its own
+    (:mod:`nothanks_lab.league.sandbox`); ``isolate=False`` runs trusted files in this process.
     """
+    if not isinstance(isolate, bool):
+        raise ValueError(f"isolate must be True or False; got {isolate!r}")
     where = Path(folder).expanduser() if isinstance(folder, str | PathLike) else None
     if where is None or not where.is_dir():
         raise ValueError(f"folder must be an existing folder of bot files; got {folder!r}")
@@ -175,7 +211,10 @@ def collect_bots(
         p for p in where.glob("*.py") if p.is_file() and not p.name.startswith(("_", "."))
     )
     bots, rejections = _screen_each(
-        (_load(path, time_limit) for path in files),  # each file loaded just before its screening
+        (
+            _load_isolated(path, time_limit, rules) if isolate else _load(path, time_limit)
+            for path in files
+        ),  # each file loaded just before its screening
         seed=seed,
         time_limit=time_limit,
         builtins=builtins,
