@@ -75,7 +75,8 @@ def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) ->
     try:
         policy.start()
     except BotProcessError as e:
-        stage = "find" if "defines no bot" in e.problem or "no method act" in e.problem else "load"
+        finding = ("defines no bot", "no method act", "Bot() raised")
+        stage = "find" if any(w in e.problem for w in finding) else "load"
         return Rejection(path.stem, path.name, stage, e.problem, e.advice or _FIND_ADVICE)
     return StudentBot(path.stem, policy, path)
 

@@ -263,6 +263,9 @@ def _error_reply(exc: BaseException, path: Path, doing: str) -> dict[str, Any]:
     return {"error": {"problem": problem, "advice": advice}}
 
 
+_LOAD_ADVICE = "Run the file's code in a cell to see the error with its traceback."
+
+
 def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in the child
     import resource
 
@@ -283,12 +286,21 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         outbox.send_bytes(json.dumps(message).encode())
 
     from .loading import _bot_of_module, _module_of
+    from .student import _error_text, _line_in
 
     try:
         module = _module_of(path, None)
-        bot = _bot_of_module(module, path)
     except BaseException as e:  # every exception of the file stays here, as a message
-        send(_error_reply(e, path, "while the file loaded"))
+        text = f"the file does not load: {_error_text(e)}{_line_in(e, path)}"
+        if isinstance(e, MemoryError):
+            text = "the file ran out of the memory a bot may use while it loaded"
+        send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
+        return
+    try:
+        bot = _bot_of_module(module, path)
+    except BaseException as e:
+        text = f"Bot() raised {_error_text(e)}{_line_in(e, path)}"
+        send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
         return
     if isinstance(bot, str):
         send({"error": {"problem": bot, "advice": ""}})
