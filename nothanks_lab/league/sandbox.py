@@ -136,7 +136,9 @@ class IsolatedPolicy:
             os.close(from_child_w)
         self._send = Connection(to_child_w, readable=False)
         self._recv = Connection(from_child_r, writable=False)
-        reply = self._reply(self.load_s + 10.0, "load")  # + interpreter start on a busy machine
+        reply = self._reply(
+            self.load_s + 10.0, "load", self.load_s
+        )  # + interpreter start on a busy machine
         if reply.get("ready") is not True:
             self._fail(reply, "load")
 
@@ -174,7 +176,7 @@ class IsolatedPolicy:
         raise TypeError("an isolated bot lives in a process of this one and cannot be pickled")
 
     # ------------------------------------------------------------------ talking
-    def _reply(self, seconds: float, stage: str) -> dict[str, Any]:
+    def _reply(self, seconds: float, stage: str, shown: float | None = None) -> dict[str, Any]:
         assert self._recv is not None and self._proc is not None
         deadline = time.monotonic() + seconds
         try:
@@ -182,7 +184,8 @@ class IsolatedPolicy:
             if not ready:
                 what = "load" if stage == "load" else "decide"
                 self._die(
-                    f"it took more than {seconds:g} s to {what} (an endless loop?) and was stopped",
+                    f"it took more than {seconds if shown is None else shown:g} s to {what} "
+                    "(an endless loop?) and was stopped",
                     "Make sure every loop ends, and play nothing when the file loads.",
                 )
             data = self._recv.recv_bytes(_MAX_MESSAGE)
