@@ -9,11 +9,7 @@ stops the others: each failure becomes a `Rejection` in the :class:`LeagueEntrie
 
 from __future__ import annotations
 
-import hashlib
 import html
-import re
-import sys
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -22,7 +18,8 @@ from typing import Any
 
 from ..rules import Rules
 from ..validate import check_number
-from .limits import _time_limit, _TimeUp
+from .limits import _TimeUp
+from .sandbox import _module_of
 from .screening import (
     DEFAULT_BUILTINS,
     MAX_MS_PER_DECISION,
@@ -37,33 +34,6 @@ __all__ = ["LeagueEntries", "collect_bots"]
 
 
 # --------------------------------------------------------------------------- loading files
-def _module_of(path: Path, time_limit: float | None) -> types.ModuleType:
-    """Run a league file as a fresh module (registered in ``sys.modules`` for pickling)."""
-    source = path.read_text(encoding="utf-8")
-    code = compile(source, str(path), "exec")
-    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
-    stem = re.sub(r"\W", "_", path.stem)
-    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
-    module.__file__ = str(path)
-    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
-    try:
-        with _time_limit(time_limit):
-            exec(code, module.__dict__)
-    except BaseException:
-        del sys.modules[module.__name__]
-        raise
-    return module
-
-
-def _bot_of_module(module: types.ModuleType, path: Path) -> Any:
-    """The decision function a loaded file defines (``Bot().act`` or ``act``), or why not."""
-    bot_class = getattr(module, "Bot", None)
-    if isinstance(bot_class, type):
-        bot = bot_class()
-        act = getattr(bot, "act", None)
-        return act if callable(act) else "its class Bot has no method act"
-    act = getattr(module, "act", None)
-    return act if callable(act) else "the file defines no bot"
 
 
 def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) -> Any:

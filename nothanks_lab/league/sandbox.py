@@ -18,12 +18,15 @@ A failure is raised in the parent as :class:`BotProcessError`, which the league 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import types
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,7 @@ from ..engine import Action
 from ..rules import Rules
 from ..validate import check_number
 from ..view import PlayerView
+from .limits import _time_limit
 
 __all__ = ["CPU_LIMIT_S", "MEMORY_LIMIT_MB", "BotProcessError", "IsolatedPolicy"]
 
@@ -254,6 +258,35 @@ class IsolatedPolicy:
 
 
 # --------------------------------------------------------------------------- the child
+def _module_of(path: Path, time_limit: float | None) -> types.ModuleType:
+    """Run a league file as a fresh module (registered in ``sys.modules`` for pickling)."""
+    source = path.read_text(encoding="utf-8")
+    code = compile(source, str(path), "exec")
+    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", path.stem)
+    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
+    try:
+        with _time_limit(time_limit):
+            exec(code, module.__dict__)
+    except BaseException:
+        del sys.modules[module.__name__]
+        raise
+    return module
+
+
+def _bot_of_module(module: types.ModuleType, path: Path) -> Any:
+    """The decision function a loaded file defines (``Bot().act`` or ``act``), or why not."""
+    bot_class = getattr(module, "Bot", None)
+    if isinstance(bot_class, type):
+        bot = bot_class()
+        act = getattr(bot, "act", None)
+        return act if callable(act) else "its class Bot has no method act"
+    act = getattr(module, "act", None)
+    return act if callable(act) else "the file defines no bot"
+
+
 def _error_reply(exc: BaseException, path: Path, doing: str) -> dict[str, Any]:
     from .student import _error_text, _line_in
 
@@ -288,7 +321,6 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
     def send(message: dict[str, Any]) -> None:
         outbox.send_bytes(json.dumps(message).encode())
 
-    from .loading import _bot_of_module, _module_of
     from .student import _error_text, _line_in
 
     try:
