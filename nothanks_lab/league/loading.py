@@ -28,7 +28,15 @@ from .screening import (
     _fresh_seed,
     _screen_each,
 )
-from .student import Rejection, StudentBot, _error_text, _left_out_html, _left_out_lines, _line_in
+from .student import (
+    Rejection,
+    Stage,
+    StudentBot,
+    _error_text,
+    _left_out_html,
+    _left_out_lines,
+    _line_in,
+)
 
 __all__ = ["LeagueEntries", "collect_bots"]
 
@@ -46,7 +54,7 @@ def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) ->
         policy.start()
     except BotProcessError as e:
         finding = ("defines no bot", "no method act", "Bot() raised")
-        stage = "find" if any(w in e.problem for w in finding) else "load"
+        stage: Stage = "find" if any(w in e.problem for w in finding) else "load"
         return Rejection(path.stem, path.name, stage, e.problem, e.advice or _FIND_ADVICE)
     return StudentBot(path.stem, policy, path)
 

@@ -225,6 +225,7 @@ class IsolatedPolicy:
         err = reply.get("error")
         if not isinstance(err, dict):
             self._die("its process sent something that is not an answer", "Only answer moves.")
+        assert isinstance(err, dict)
         problem = str(err.get("problem", "it failed"))[:500]
         advice = str(err.get("advice", ""))[:500]
         self._die(problem, advice)
