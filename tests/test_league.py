@@ -30,6 +30,7 @@ from nothanks_lab.league import (
     save_bot,
     screen_bot,
 )
+from nothanks_lab.league.sandbox import IsolatedPolicy
 
 GOOD_FUNCTION = """
 import nothanks_lab as nt
@@ -111,7 +112,14 @@ def test_good_bots_are_kept_and_every_broken_one_is_left_out(entries: LeagueEntr
     assert entries.names == ("ada", "bo")
     assert [r.name for r in entries.rejections] == sorted(set(FILES) - {"ada", "bo"})
     assert all(isinstance(b, StudentBot) and b.file == f"{b.name}.py" for b in entries.bots)
-    assert callable(entries.bots[0].policy) and hasattr(entries.bots[1].policy, "act")
+    # each student's bot lives in a process of its own: the parent holds only its proxy
+    assert all(isinstance(b.policy, IsolatedPolicy) for b in entries.bots)
+
+
+def test_trusted_files_load_in_this_process(tmp_path: Path) -> None:
+    trusted = collect_bots(write(tmp_path, FILES), seed=11, isolate=False)
+    assert trusted.names == ("ada", "bo")
+    assert callable(trusted.bots[0].policy) and hasattr(trusted.bots[1].policy, "act")
 
 
 @pytest.mark.parametrize(

@@ -19,14 +19,16 @@ of the seats); a bot that fails on a position the screening never met is left ou
 and the league is played again without it. `save_bot` writes a bot defined in a notebook cell
 to a league file, and `as_bot` names a notebook bot for the play table.
 
-Student bots play through the one-game engine, a few hundred rounds a second, so a league is
-small. By default every student bot sits at a 3-seat table with the two built-ins
-(``lineups="gauntlet"``): each student meets the same opponents on the same deals, so their win
-shares compare directly. Measured on the project's shared 2-core machine, one worker: 10 student
-bots and the default 100 deals (6,000 games) took 17 s at a load of 2.4 and 27 s at a load of 5;
-screening them took 0.1–0.2 s. A league's files run as ordinary Python in this process, as any
-notebook cell does: collect only files from your own class. An endless loop is stopped (on the
-main thread of a POSIX system) while a file loads and while its bot is screened, not later.
+What isolation protects, and what it does not. By default each league file is loaded and
+plays in a fresh Python process of its own (:mod:`~nothanks_lab.league.sandbox`), which is sent
+only the public facts of each decision: the game, the decks and the other bots never exist
+there, so walking frames, searching ``gc``, monkeypatching classes or forging state reaches
+nothing; its exceptions (any ``BaseException``) and signal handlers stay in it; it has a CPU
+and a memory limit and a wall-clock deadline per load and per decision, and is killed on a
+miss; the teacher's Ctrl-C ends every bot process. Isolation does not stop a student's file
+from reading or writing any file the teacher's account can, from using the network, or from
+starting processes of its own: run a league as an unprivileged user with no access to
+anything private. ``isolate=False`` plays trusted files in this process.
 
 The package by concept: :mod:`~nothanks_lab.league.student` (a student's bot and the
 `Rejection` that explains a failure), :mod:`~nothanks_lab.league.limits` (time limits on a

@@ -9,11 +9,7 @@ stops the others: each failure becomes a `Rejection` in the :class:`LeagueEntrie
 
 from __future__ import annotations
 
-import hashlib
 import html
-import re
-import sys
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -22,7 +18,8 @@ from typing import Any
 
 from ..rules import Rules
 from ..validate import check_number
-from .limits import _time_limit, _TimeUp
+from .limits import _TimeUp
+from .sandbox import _module_of
 from .screening import (
     DEFAULT_BUILTINS,
     MAX_MS_PER_DECISION,
@@ -31,32 +28,45 @@ from .screening import (
     _fresh_seed,
     _screen_each,
 )
-from .student import Rejection, StudentBot, _error_text, _left_out_html, _left_out_lines, _line_in
+from .student import (
+    Rejection,
+    Stage,
+    StudentBot,
+    _error_text,
+    _left_out_html,
+    _left_out_lines,
+    _line_in,
+)
 
 __all__ = ["LeagueEntries", "collect_bots"]
 
 
 # --------------------------------------------------------------------------- loading files
-def _module_of(path: Path, time_limit: float | None) -> types.ModuleType:
-    """Run a league file as a fresh module (registered in ``sys.modules`` for pickling)."""
-    source = path.read_text(encoding="utf-8")
-    code = compile(source, str(path), "exec")
-    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
-    stem = re.sub(r"\W", "_", path.stem)
-    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
-    module.__file__ = str(path)
-    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
+
+
+def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) -> Any:
+    """A league file's bot started in a process of its own (`sandbox`), or why it is not."""
+    from .sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
+
+    limit = DECISION_LIMIT_S if time_limit is None else time_limit
+    policy = IsolatedPolicy(path, rules=rules, decision_s=limit, load_s=limit)
     try:
-        with _time_limit(time_limit):
-            exec(code, module.__dict__)
-    except BaseException:
-        del sys.modules[module.__name__]
-        raise
-    return module
+        policy.start()
+    except BotProcessError as e:
+        finding = ("defines no bot", "no method act", "Bot() raised")
+        stage: Stage = "find" if any(w in e.problem for w in finding) else "load"
+        return Rejection(path.stem, path.name, stage, e.problem, e.advice or _FIND_ADVICE)
+    return StudentBot(path.stem, policy, path)
+
+
+_FIND_ADVICE = (
+    "Define a function act(view), or a class Bot with a method act(self, view); either "
+    "returns Action.TAKE or Action.PASS."
+)
 
 
 def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
-    """The bot a league file defines, or why there is none."""
+    """The bot a league file defines, or why there is none (in this process: trusted files)."""
     name, file = path.stem, path.name
     try:
         module = _module_of(path, time_limit)
@@ -157,13 +167,18 @@ def collect_bots(
     rules: Rules | None = None,
     max_ms: float = MAX_MS_PER_DECISION,
     time_limit: float | None = TIME_LIMIT_S,
+    isolate: bool = True,
 ) -> LeagueEntries:
     """Load and screen every bot of a league folder (one ``*.py`` file per student).
 
     Each file is loaded (see the module's docstring for what it must define) and its bot is
     screened with `screen_bot` (`rounds` rounds against `builtins`, seeded by `seed` and the
     bot's name). Nothing a file does stops the others: each failure becomes a `Rejection`.
+    With `isolate` (the default) each file is loaded and plays in a process of its own
+    (:mod:`nothanks_lab.league.sandbox`); ``isolate=False`` runs trusted files in this process.
     """
+    if not isinstance(isolate, bool):
+        raise ValueError(f"isolate must be True or False; got {isolate!r}")
     where = Path(folder).expanduser() if isinstance(folder, str | PathLike) else None
     if where is None or not where.is_dir():
         raise ValueError(f"folder must be an existing folder of bot files; got {folder!r}")
@@ -175,7 +190,10 @@ def collect_bots(
         p for p in where.glob("*.py") if p.is_file() and not p.name.startswith(("_", "."))
     )
     bots, rejections = _screen_each(
-        (_load(path, time_limit) for path in files),  # each file loaded just before its screening
+        (
+            _load_isolated(path, time_limit, rules) if isolate else _load(path, time_limit)
+            for path in files
+        ),  # each file loaded just before its screening
         seed=seed,
         time_limit=time_limit,
         builtins=builtins,

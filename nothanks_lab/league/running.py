@@ -58,13 +58,13 @@ def _league_lineups(
 
 
 def _entries(
-    folder_or_bots: Any, screen: Mapping[str, Any], time_limit: float | None
+    folder_or_bots: Any, screen: Mapping[str, Any], time_limit: float | None, isolate: bool = True
 ) -> tuple[list[StudentBot], list[Rejection]]:
     """The student bots to play and the rejections so far, from whatever the caller gave."""
     if isinstance(folder_or_bots, LeagueEntries):
         return list(folder_or_bots.bots), list(folder_or_bots.rejections)
     if isinstance(folder_or_bots, str | PathLike):
-        found = collect_bots(folder_or_bots, time_limit=time_limit, **screen)
+        found = collect_bots(folder_or_bots, time_limit=time_limit, isolate=isolate, **screen)
         return list(found.bots), list(found.rejections)
     if isinstance(folder_or_bots, Mapping):
         given = [as_bot(bot, str(name)) for name, bot in folder_or_bots.items()]
@@ -94,6 +94,7 @@ def run_league(
     screen_rounds: int = 3,
     max_ms: float = MAX_MS_PER_DECISION,
     time_limit: float | None = TIME_LIMIT_S,
+    isolate: bool = True,
 ) -> LeagueResult:
     """Play the student bots and the built-ins in a fair tournament; the leaderboard.
 
@@ -118,6 +119,10 @@ def run_league(
         screen_rounds, max_ms, time_limit: the screening of bots given directly or by folder
             (see `screen_bot`).
 
+    With `isolate` (the default) the files of a folder load and play in processes of their
+    own (:mod:`nothanks_lab.league.sandbox`), killed when the league ends or is interrupted;
+    ``isolate=False`` is for trusted files only.
+
     A student bot that fails during the tournament is left out (a `Rejection` at stage
     ``"league"``) and the tournament is played again without it, on the same deals.
     """
@@ -139,7 +144,47 @@ def run_league(
         "rules": rules,
         "max_ms": max_ms,
     }
-    students, rejections = _entries(folder_or_bots, screen, time_limit)
+    if not isinstance(isolate, bool):
+        raise ValueError(f"isolate must be True or False; got {isolate!r}")
+    students, rejections = _entries(folder_or_bots, screen, time_limit, isolate)
+    try:
+        return _play_league(
+            students,
+            rejections,
+            builtin_policies,
+            n_players,
+            n_games,
+            seed,
+            rules,
+            lineups,
+            progress,
+            workers,
+            chunk_size,
+            confidence,
+        )
+    finally:
+        for bot in students:
+            close = getattr(bot.policy, "close", None)
+            if callable(close):
+                close()  # an isolated bot's process ends with the league (or its Ctrl-C)
+
+
+def _play_league(
+    students: list[StudentBot],
+    rejections: list[Rejection],
+    builtin_policies: list[Any],
+    n_players: int,
+    n_games: int,
+    seed: int,
+    rules: Rules,
+    lineups: str,
+    progress: bool,
+    workers: int | None,
+    chunk_size: int,
+    confidence: float,
+) -> LeagueResult:
+    """The tournament of the screened bots; a bot failing in it is left out, and it reruns."""
+    students = list(students)
     while True:
         if not students:
             left_out = _left_out_lines(rejections) or "  (no bot files)"
@@ -169,7 +214,10 @@ def run_league(
             if index is None or not isinstance(e.policy, StudentBot):
                 raise
             rejections.append(_rejection(e.policy, "league", e))
-            students.pop(index)
+            gone = students.pop(index)
+            close = getattr(gone.policy, "close", None)
+            if callable(close):
+                close()
             if progress:
                 print(f"{failed} failed during the league and is left out; playing again")
             continue

@@ -237,7 +237,9 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
     """Why `bot` failed with `error` (raised, answered garbage, passed with no chips)."""
     view = error.view
     cause = error.__cause__ or bot.last_error
-    if isinstance(cause, _TimeUp):
+    if hasattr(cause, "problem") and hasattr(cause, "advice"):  # sandbox.BotProcessError
+        problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
+    elif isinstance(cause, _TimeUp):
         problem = "it took too long to decide, and was stopped (an endless loop?)"
         advice = "Make sure every loop in act ends."
     elif cause is not None:
