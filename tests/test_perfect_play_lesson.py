@@ -118,8 +118,8 @@ def test_first_player_with_two_chips() -> None:
 
 
 def test_best_response_against_a_random_bot() -> None:
-    want = Tree(LESSON, random_rule(Fraction(3, 4))).start()  # the lesson's own rules, by hand
-    assert want.denominator > 1 and 0.95 < want < 0.96
+    want = Tree(LESSON, random_rule(Fraction(1, 5))).start()  # the lesson's own rules, by hand
+    assert want.denominator > 1 and 0.89 < want < 0.90
     assert lessons._solution("pp_best_response_random") == pytest.approx(float(want), abs=1e-12)
 
 

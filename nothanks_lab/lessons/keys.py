@@ -360,7 +360,7 @@ def _pp_best_response_random() -> Exact:
 
     rules = Rules(**_PP_DECK, chips=((2, 3),))
     # best_response values a RandomBot by its p_take exactly: the seed plays no part.
-    return _solver_fraction(best_response(rules, [RandomBot(p_take=0.75, seed=0)], seat=0).value)
+    return _solver_fraction(best_response(rules, [RandomBot(p_take=0.2, seed=0)], seat=0).value)
 
 
 def _pp_first_card_8() -> Exact:
@@ -401,7 +401,7 @@ _ALL += (
         "pp_best_response_random",
         "06_perfect_play",
         f"{_DECK_TEXT} with three chips each): seat 1 plays a bot that takes each card with "
-        "probability 3/4, RandomBot(p_take=0.75). What is the best chance of winning seat 0 "
+        "probability 1/5, RandomBot(p_take=0.2). What is the best chance of winning seat 0 "
         "can get against it, acting first?",
         _pp_best_response_random,
         "A best response plays one seat perfectly against a fixed bot at the other "
