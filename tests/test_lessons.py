@@ -55,7 +55,7 @@ INDEPENDENT: dict[str, Fraction | int] = {
     # tests/test_perfect_play_lesson.py (the last-two-cards one by hand there as well).
     "pp_last_two_cards": F(5, 6),
     "pp_first_player_two_chips": F(91, 240),
-    "pp_best_response_random": F(4637783, 5242880),
+    "pp_best_response_random": F(6293953, 7031250),  # p_take = 1/5
     "pp_first_card_8": 4,
 }
 
