@@ -2,11 +2,16 @@
 
 `Game` validates every input and every move, keeps a public event history, and hands out
 `PlayerView` objects; the transitions themselves are the shared functions of
-:mod:`nothanks_lab.core`, run here as plain Python on a batch of one.
+:mod:`nothanks_lab.core`, run here as plain Python on a batch of one. Play is a hot path (every
+`act(view)` bot plays through it), so after each move the engine reads the new position back
+from that state once, into plain immutable values (chip and hand tuples, the active card, the
+legal moves), which every property and view then shares until the next move: no rule is
+restated here, no hand is rebuilt from its bit mask, and no view is built twice.
 """
 
 from __future__ import annotations
 
+import bisect
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -91,6 +96,10 @@ def check_seat(seat: object, n_players: int, what: str = "seat") -> int:
     return validate.check_seat(seat, n_players, what)
 
 
+_BOTH = (Action.TAKE, Action.PASS)
+_TAKE_ONLY = (Action.TAKE,)
+
+
 def _cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a bit-mask hand, ascending (one step per card held, not per card of the box)."""
     out = []
@@ -99,6 +108,64 @@ def _cards_of(mask: int) -> tuple[int, ...]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return tuple(out)
+
+
+class _Table(dict):  # type: ignore[type-arg]
+    """One round's row of a 2-D `core.State` field: ``t[0, p]`` at dict speed, and ``shape``.
+
+    `core`'s functions index a state as ``a[g]`` and ``a[g, p]``; numpy answers each scalar
+    access ~10x slower than a dict or a list, so the engine runs those same functions on a
+    batch of one made of plain tables (1-D fields are one-item lists).
+    """
+
+    shape: tuple[int, int]
+
+    def copy(self) -> _Table:
+        new = _Table(self)
+        new.shape = self.shape
+        return new
+
+
+def _table_state(state: core.State) -> core.State:
+    """Round 0 of a numpy `state` as plain tables (what `Game` plays on)."""
+
+    def table(a: np.ndarray) -> _Table:
+        t = _Table(((0, i), v) for i, v in enumerate(a[0].tolist()))
+        t.shape = (1, a.shape[1])
+        return t
+
+    return core.State(
+        table(state.deck),  # type: ignore[arg-type]
+        [int(state.turned[0])],  # type: ignore[arg-type]
+        [int(state.player[0])],  # type: ignore[arg-type]
+        [int(state.pot[0])],  # type: ignore[arg-type]
+        table(state.chips),  # type: ignore[arg-type]
+        table(state.hands),  # type: ignore[arg-type]
+    )
+
+
+def _array_state(state: core.State) -> core.State:
+    """The numpy batch of one of a table state (the form the rest of the package reads)."""
+
+    def array(t: _Table) -> np.ndarray:
+        return np.array([[int(t[0, i]) for i in range(t.shape[1])]], dtype=np.int64)
+
+    return core.State(
+        array(state.deck),  # type: ignore[arg-type]
+        np.array(state.turned, dtype=np.int64),
+        np.array(state.player, dtype=np.int64),
+        np.array(state.pot, dtype=np.int64),
+        array(state.chips),  # type: ignore[arg-type]
+        array(state.hands),  # type: ignore[arg-type]
+    )
+
+
+def _with_cards(hand: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    """`hand` (sorted) with the cards of `mask` added, still sorted."""
+    for card in _cards_of(mask):
+        i = bisect.bisect(hand, card)
+        hand = (*hand[:i], card, *hand[i:])
+    return hand
 
 
 class Game:
@@ -143,9 +210,53 @@ class Game:
         return self._rules
 
     @property
+    def _state(self) -> core.State:
+        """The round as `core`'s batch of one in numpy arrays (a snapshot of the live tables)."""
+        return _array_state(self._core)
+
+    @_state.setter
+    def _state(self, state: core.State) -> None:
+        # A new position (a fresh deal, `from_position`): read every cached value anew.
+        self._core = _table_state(state)
+        n = state.chips.shape[1]
+        self._seats = tuple((0, p) for p in range(n))  # the keys of one row of a table
+        self._masks: tuple[int, ...] = tuple(state.hands[0].tolist())
+        self._hands = tuple(_cards_of(m) for m in self._masks)
+        self._n_in_play = state.deck.shape[1]
+        if "_pending" not in self.__dict__:
+            self._pending: list[tuple[int, Action, int, int]] = []
+        self._read_back(True)
+
+    def _read_back(self, took: bool) -> None:
+        """Cache the position after a move, read from the core state (core's functions decide).
+
+        Only a take changes hands, so only then are the hand masks read back (and the new card
+        added to the taker's sorted hand tuple).
+        """
+        s = self._core
+        self._chips: tuple[int, ...] = tuple(map(s.chips.__getitem__, self._seats))
+        if took:
+            masks = tuple(map(int, map(s.hands.__getitem__, self._seats)))
+            if masks != self._masks:
+                hands = list(self._hands)
+                for p, (new, old) in enumerate(zip(masks, self._masks, strict=True)):
+                    if new != old:
+                        hands[p] = _with_cards(hands[p], new & ~old)
+                self._hands = tuple(hands)
+                self._masks = masks
+            self._points: tuple[int, ...] | None = None
+        self._player: int = s.player[0]
+        self._pot: int = s.pot[0]
+        self._over: bool = core.is_over(s, 0)
+        self._active: int | None = None if self._over else core.active_card(s, 0)
+        self._legal = () if self._over else _BOTH if core.can_pass(s, 0) else _TAKE_ONLY
+        self._cards_left = max(0, self._n_in_play - s.turned[0] - 1)
+        self._views: dict[int, PlayerView] = {}
+
+    @property
     def n_players(self) -> int:
         """Seats at the table."""
-        return self._state.chips.shape[1]
+        return len(self._chips)
 
     @property
     def first_player(self) -> int:
@@ -155,46 +266,51 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once the last in-play card has been taken."""
-        return bool(core.is_over(self._state, 0))
+        return self._over
 
     @property
     def current_player(self) -> int:
         """Seat to act (after the end: the seat that took the last card)."""
-        return int(self._state.player[0])
+        return self._player
 
     @property
     def active_card(self) -> int | None:
         """The face-up card; None once the round is over."""
-        return None if self.is_over else int(core.active_card(self._state, 0))
+        return self._active
 
     @property
     def pot(self) -> int:
         """Chips on the active card."""
-        return int(self._state.pot[0])
+        return self._pot
 
     @property
     def chips(self) -> tuple[int, ...]:
         """Chips of every seat."""
-        return tuple(int(c) for c in self._state.chips[0])
+        return self._chips
 
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Cards of every seat, each sorted ascending."""
-        return tuple(_cards_of(int(m)) for m in self._state.hands[0])
+        return self._hands
 
     @property
     def cards_left(self) -> int:
         """Face-down cards still in the deck, not counting the active one."""
-        return max(0, self._rules.n_in_play - int(self._state.turned[0]) - 1)
+        return self._cards_left
 
     @property
     def history(self) -> tuple[Event, ...]:
         """Every move so far, in order: all public."""
+        if self._pending:  # moves are recorded as plain tuples on the hot path
+            self._history.extend(Event(*move) for move in self._pending)
+            self._pending.clear()
         return tuple(self._history)
 
     def card_points(self) -> tuple[int, ...]:
         """Card points of every seat's hand."""
-        return tuple(int(core.card_points_mask(int(m))) for m in self._state.hands[0])
+        if self._points is None:
+            self._points = tuple(int(core.card_points_mask(m)) for m in self._masks)
+        return self._points
 
     def scores(self) -> tuple[int, ...]:
         """Score of every seat (card points minus chips; lowest wins); final once over."""
@@ -212,17 +328,13 @@ class Game:
                 "the removed cards stay hidden until the round is over "
                 f"({self.cards_left + 1} cards still to play)"
             )
-        in_play = {int(c) for c in self._state.deck[0]}
+        in_play = set(self._core.deck.values())
         return tuple(c for c in self._rules.cards if c not in in_play)
 
     # ----------------------------------------------------------------- moves
     def legal_actions(self) -> tuple[Action, ...]:
         """Moves allowed now: none after the end; only TAKE for a seat without chips."""
-        if self.is_over:
-            return ()
-        if core.can_pass(self._state, 0):
-            return (Action.TAKE, Action.PASS)
-        return (Action.TAKE,)
+        return self._legal
 
     def can(self, action: Action) -> bool:
         """Whether `action` is legal now."""
@@ -232,7 +344,7 @@ class Game:
         """Play `action` for the current player; `IllegalActionError` leaves the round unchanged."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"a move must be Action.TAKE or Action.PASS; got {action!r}")
-        legal = self.legal_actions()
+        legal = self._legal
         if action not in legal:
             if not legal:
                 why = "the round is over; no move is allowed"
@@ -242,35 +354,43 @@ class Game:
                     "the only legal move is Action.TAKE"
                 )
             raise IllegalActionError(f"illegal move {action.name}: {why}")
-        self._history.append(Event(self.current_player, action, self.active_card, self.pot))  # type: ignore[arg-type]
-        core.step(self._state, 0, action is Action.TAKE)
+        self._pending.append((self._player, action, self._active, self._pot))  # type: ignore[arg-type]
+        take = action is Action.TAKE
+        core.step(self._core, 0, take)
+        self._read_back(take)
 
     # ----------------------------------------------------------------- views and copies
     def view(self, seat: int) -> PlayerView:
         """What `seat` may know: public facts only (no removed card, no deck order)."""
+        if type(seat) is int and seat in self._views:  # same position, same (immutable) view
+            return self._views[seat]
         seat = check_seat(seat, self.n_players)
-        chips = self.chips
-        over = self.is_over
-        return PlayerView._of_engine(
+        chips = self._chips
+        # Every field is an immutable value shared with the engine's cache, never its arrays.
+        view = PlayerView._of_engine(
             seat=seat,
             n_players=len(chips),
-            active_card=None if over else int(core.active_card(self._state, 0)),
-            pot=self.pot,
+            active_card=self._active,
+            pot=self._pot,
             my_chips=chips[seat],
             chips=chips,
-            hands=self.hands,
-            cards_left=self.cards_left,
+            hands=self._hands,
+            cards_left=self._cards_left,
             rules=self._rules,
-            current_player=None if over else self.current_player,
+            current_player=None if self._over else self._player,
+            hand_masks=self._masks,
         )
+        self._views[seat] = view
+        return view
 
     def copy(self) -> Game:
         """An independent copy (for search): same deck, same position, same history."""
         new = object.__new__(Game)
-        new._rules = self._rules
-        new._first_player = self._first_player
-        new._state = core.State(*(a.copy() for a in self._state))
+        new.__dict__.update(self.__dict__)  # the cached values are immutable: shared
+        new._core = core.State(*(a.copy() for a in self._core))  # tables and lists: copies
         new._history = list(self._history)
+        new._pending = list(self._pending)
+        new._views = {}
         return new
 
     @classmethod
