@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import enum
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -219,7 +220,8 @@ class Game:
         # A new position (a fresh deal, `from_position`): read every cached value anew.
         self._core = _table_state(state)
         n = state.chips.shape[1]
-        self._seats = tuple((0, p) for p in range(n))  # the keys of one row of a table
+        # One row of a table as a tuple, in one call (n >= 2, so itemgetter gives a tuple).
+        self._row = operator.itemgetter(*((0, p) for p in range(n)))
         self._masks: tuple[int, ...] = tuple(state.hands[0].tolist())
         self._hands = tuple(_cards_of(m) for m in self._masks)
         self._n_in_play = state.deck.shape[1]
@@ -230,13 +232,17 @@ class Game:
     def _read_back(self, took: bool) -> None:
         """Cache the position after a move, read from the core state (core's functions decide).
 
-        Only a take changes hands, so only then are the hand masks read back (and the new card
-        added to the taker's sorted hand tuple).
+        A pass moves chips and the turn only, so only a take (or a new position) re-reads the
+        hands, the active card and the end of the round; a take adds its card to the taker's
+        sorted hand tuple instead of rebuilding every hand from its mask.
         """
         s = self._core
-        self._chips: tuple[int, ...] = tuple(map(s.chips.__getitem__, self._seats))
+        self._chips: tuple[int, ...] = self._row(s.chips)
+        self._player: int = s.player[0]
+        self._pot: int = s.pot[0]
+        self._views: dict[int, PlayerView] = {}
         if took:
-            masks = tuple(map(int, map(s.hands.__getitem__, self._seats)))
+            masks = tuple(map(int, self._row(s.hands)))
             if masks != self._masks:
                 hands = list(self._hands)
                 for p, (new, old) in enumerate(zip(masks, self._masks, strict=True)):
@@ -245,13 +251,14 @@ class Game:
                 self._hands = tuple(hands)
                 self._masks = masks
             self._points: tuple[int, ...] | None = None
-        self._player: int = s.player[0]
-        self._pot: int = s.pot[0]
-        self._over: bool = core.is_over(s, 0)
-        self._active: int | None = None if self._over else core.active_card(s, 0)
-        self._legal = () if self._over else _BOTH if core.can_pass(s, 0) else _TAKE_ONLY
-        self._cards_left = max(0, self._n_in_play - s.turned[0] - 1)
-        self._views: dict[int, PlayerView] = {}
+            self._over: bool = core.is_over(s, 0)
+            self._cards_left = max(0, self._n_in_play - s.turned[0] - 1)
+            if self._over:
+                self._active: int | None = None
+                self._legal: tuple[Action, ...] = ()
+                return
+            self._active = core.active_card(s, 0)
+        self._legal = _BOTH if core.can_pass(s, 0) else _TAKE_ONLY
 
     @property
     def n_players(self) -> int:
@@ -354,6 +361,10 @@ class Game:
                     "the only legal move is Action.TAKE"
                 )
             raise IllegalActionError(f"illegal move {action.name}: {why}")
+        self._play(action)
+
+    def _play(self, action: Action) -> None:
+        """Play a legal `action` (the caller has checked it against `legal_actions()`)."""
         self._pending.append((self._player, action, self._active, self._pot))  # type: ignore[arg-type]
         take = action is Action.TAKE
         core.step(self._core, 0, take)
@@ -362,23 +373,26 @@ class Game:
     # ----------------------------------------------------------------- views and copies
     def view(self, seat: int) -> PlayerView:
         """What `seat` may know: public facts only (no removed card, no deck order)."""
-        if type(seat) is int and seat in self._views:  # same position, same (immutable) view
-            return self._views[seat]
-        seat = check_seat(seat, self.n_players)
         chips = self._chips
-        # Every field is an immutable value shared with the engine's cache, never its arrays.
+        if type(seat) is not int or not 0 <= seat < len(chips):
+            seat = check_seat(seat, len(chips))
+        elif seat in self._views:  # same position, same (immutable) view
+            return self._views[seat]
+        # Every field is an immutable value shared with the engine's cache, never its tables.
         view = PlayerView._of_engine(
-            seat=seat,
-            n_players=len(chips),
-            active_card=self._active,
-            pot=self._pot,
-            my_chips=chips[seat],
-            chips=chips,
-            hands=self._hands,
-            cards_left=self._cards_left,
-            rules=self._rules,
-            current_player=None if self._over else self._player,
-            hand_masks=self._masks,
+            {
+                "seat": seat,
+                "n_players": len(chips),
+                "active_card": self._active,
+                "pot": self._pot,
+                "my_chips": chips[seat],
+                "chips": chips,
+                "hands": self._hands,
+                "cards_left": self._cards_left,
+                "rules": self._rules,
+                "current_player": None if self._over else self._player,
+                "hand_masks": self._masks,
+            }
         )
         self._views[seat] = view
         return view
