@@ -111,7 +111,7 @@ def _cards_of(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class _Table(dict):  # type: ignore[type-arg]
+class _Table(dict[tuple[int, int], int]):
     """One round's row of a 2-D `core.State` field: ``t[0, p]`` at dict speed, and ``shape``.
 
     `core`'s functions index a state as ``a[g]`` and ``a[g, p]``; numpy answers each scalar
@@ -159,6 +159,17 @@ def _array_state(state: core.State) -> core.State:
         array(state.chips),  # type: ignore[arg-type]
         array(state.hands),  # type: ignore[arg-type]
     )
+
+
+def _event(move: tuple[int, Action, int, int]) -> Event:
+    """The `Event` of a recorded move, built without the frozen dataclass's per-field setattr
+    (a round records ~150; the engine's own values need no checks)."""
+    event = object.__new__(Event)
+    seat, action, card, pot = move
+    object.__setattr__(
+        event, "__dict__", {"seat": seat, "action": action, "card": card, "pot": pot}
+    )
+    return event
 
 
 def _with_cards(hand: tuple[int, ...], mask: int) -> tuple[int, ...]:
@@ -225,6 +236,7 @@ class Game:
         self._masks: tuple[int, ...] = tuple(state.hands[0].tolist())
         self._hands = tuple(_cards_of(m) for m in self._masks)
         self._n_in_play = state.deck.shape[1]
+        self._in_play = tuple(state.deck[0].tolist())
         if "_pending" not in self.__dict__:
             self._pending: list[tuple[int, Action, int, int]] = []
         self._read_back(True)
@@ -309,7 +321,7 @@ class Game:
     def history(self) -> tuple[Event, ...]:
         """Every move so far, in order: all public."""
         if self._pending:  # moves are recorded as plain tuples on the hot path
-            self._history.extend(Event(*move) for move in self._pending)
+            self._history.extend(map(_event, self._pending))
             self._pending.clear()
         return tuple(self._history)
 
@@ -335,7 +347,7 @@ class Game:
                 "the removed cards stay hidden until the round is over "
                 f"({self.cards_left + 1} cards still to play)"
             )
-        in_play = set(self._core.deck.values())
+        in_play = set(self._in_play)
         return tuple(c for c in self._rules.cards if c not in in_play)
 
     # ----------------------------------------------------------------- moves
