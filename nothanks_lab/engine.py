@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import enum
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -374,6 +374,19 @@ class Game:
                 )
             raise IllegalActionError(f"illegal move {action.name}: {why}")
         self._play(action)
+
+    def _play_out(
+        self,
+        policies: Sequence[object],
+        ask: Callable[[object, PlayerView, tuple[Action, ...]], Action],
+    ) -> None:
+        """Play to the end: each move is ``ask(policies[seat], view, legal moves)``, which must
+        return a legal move (`nothanks_lab.play.ask` checks it). The hot loop of every
+        act(view) bot, so it reads the cached position directly."""
+        view, play = self.view, self._play
+        while not self._over:
+            seat = self._player
+            play(ask(policies[seat], view(seat), self._legal))
 
     def _play(self, action: Action) -> None:
         """Play a legal `action` (the caller has checked it against `legal_actions()`)."""

@@ -156,11 +156,9 @@ def play_game(
 def play_out(game: Game, policies: Sequence[object]) -> Game:
     """Play `game` to its end, seat ``i`` moved by ``policies[i]``; returns the same game."""
     policies = check_policies(_policy_list(policies), game)
-    # The hot loop of every act(view) bot: `ask` checks the move against the legal ones, so
-    # the game plays it without checking it again.
-    view, play, legal = game.view, game._play, game.legal_actions
-    while not game.is_over:
-        play(ask(policies[game.current_player], view(game.current_player), legal()))
+    # `ask` checks each move against the legal ones, so the game plays it without checking
+    # it again.
+    game._play_out(policies, ask)
     return game
 
 
