@@ -10,6 +10,11 @@ engine's cost), and also with `MarginalCostBot(0)`, the package's bot for
 the rule. Both sides play the same decks; their scores are checked equal. Rates are the
 median of several repeats, measured in one run, alternated; read the ratio.
 
+Measured 2026-12-01 on the project's 2-core shared machine (median of 7 repeats, two runs
+each, the engine at commit 6e3216f run by this same script for "before"): rule on views
+0.08 -> 0.18-0.23 of the reference loop (454-498 -> 987-1161 rounds/s, 2.2-2.3x);
+MarginalCostBot(0) 0.05 -> 0.11-0.17 (296-356 -> 690-736 rounds/s, ~2.1-2.3x).
+
 Usage: ``python benchmarks/bench_engine.py [--rounds N] [--repeats R]``
 """
 
