@@ -158,4 +158,3 @@ def test_golden_record_covers_every_case() -> None:
 @pytest.mark.parametrize("i", range(len(CASES)))
 def test_engine_plays_move_for_move_as_before(i: int) -> None:
     assert trajectory(*CASES[i]) == GOLDEN[i]
-
