@@ -239,29 +239,28 @@ class Game:
         self._in_play = tuple(state.deck[0].tolist())
         if "_pending" not in self.__dict__:
             self._pending: list[tuple[int, Action, int, int]] = []
-        self._read_back(True)
+        self._read_back(0)  # every hand was just read: only the rest is read back
 
-    def _read_back(self, took: bool) -> None:
+    def _read_back(self, taker: int | None) -> None:
         """Cache the position after a move, read from the core state (core's functions decide).
 
-        A pass moves chips and the turn only, so only a take (or a new position) re-reads the
-        hands, the active card and the end of the round; a take adds its card to the taker's
-        sorted hand tuple instead of rebuilding every hand from its mask.
+        A pass (`taker` None) moves chips and the turn only, so only a take re-reads the hand
+        of its `taker`, the active card and the end of the round; the card joins the taker's
+        sorted hand tuple instead of every hand being rebuilt from its mask.
         """
         s = self._core
         self._chips: tuple[int, ...] = self._row(s.chips)
         self._player: int = s.player[0]
         self._pot: int = s.pot[0]
         self._views: dict[int, PlayerView] = {}
-        if took:
-            masks = tuple(map(int, self._row(s.hands)))
-            if masks != self._masks:
-                hands = list(self._hands)
-                for p, (new, old) in enumerate(zip(masks, self._masks, strict=True)):
-                    if new != old:
-                        hands[p] = _with_cards(hands[p], new & ~old)
-                self._hands = tuple(hands)
-                self._masks = masks
+        if taker is not None:
+            old = self._masks[taker]
+            new = int(s.hands[0, taker])
+            if new != old:
+                hands, masks = list(self._hands), list(self._masks)
+                hands[taker] = _with_cards(hands[taker], new & ~old)
+                masks[taker] = new
+                self._hands, self._masks = tuple(hands), tuple(masks)
             self._points: tuple[int, ...] | None = None
             self._over: bool = core.is_over(s, 0)
             self._cards_left = max(0, self._n_in_play - s.turned[0] - 1)
@@ -390,10 +389,11 @@ class Game:
 
     def _play(self, action: Action) -> None:
         """Play a legal `action` (the caller has checked it against `legal_actions()`)."""
-        self._pending.append((self._player, action, self._active, self._pot))  # type: ignore[arg-type]
+        seat = self._player
+        self._pending.append((seat, action, self._active, self._pot))  # type: ignore[arg-type]
         take = action is Action.TAKE
         core.step(self._core, 0, take)
-        self._read_back(take)
+        self._read_back(seat if take else None)
 
     # ----------------------------------------------------------------- views and copies
     def view(self, seat: int) -> PlayerView:
