@@ -11,9 +11,9 @@ the rule. Both sides play the same decks; their scores are checked equal. Rates 
 median of several repeats, measured in one run, alternated; read the ratio.
 
 Measured 2026-12-01 on the project's 2-core shared machine (median of 7 repeats, two runs
-each, the engine at commit 6e3216f run by this same script for "before"): rule on views
-0.08 -> 0.18-0.23 of the reference loop (454-498 -> 987-1161 rounds/s, 2.2-2.3x);
-MarginalCostBot(0) 0.05 -> 0.11-0.17 (296-356 -> 690-736 rounds/s, ~2.1-2.3x).
+each, alternated with the engine of commit 6e3216f run by this same script): rule on views
+0.07-0.08 -> 0.19 of the reference loop (505-544 -> 1279-1286 rounds/s, 2.4-2.5x);
+MarginalCostBot(0) 0.05 -> 0.14 (360-366 -> 920-961 rounds/s, 2.6x).
 
 Usage: ``python benchmarks/bench_engine.py [--rounds N] [--repeats R]``
 """
