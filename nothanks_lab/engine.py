@@ -2,13 +2,19 @@
 
 `Game` validates every input and every move, keeps a public event history, and hands out
 `PlayerView` objects; the transitions themselves are the shared functions of
-:mod:`nothanks_lab.core`, run here as plain Python on a batch of one.
+:mod:`nothanks_lab.core`, run here as plain Python on a batch of one. Play is a hot path (every
+`act(view)` bot plays through it), so after each move the engine reads the new position back
+from that state once, into plain immutable values (chip and hand tuples, the active card, the
+legal moves), which every property and view then shares until the next move: no rule is
+restated here, no hand is rebuilt from its bit mask, and no view is built twice.
 """
 
 from __future__ import annotations
 
+import bisect
 import enum
-from collections.abc import Iterable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,6 +104,10 @@ def check_seat(seat: object, n_players: int, what: str = "seat") -> int:
     return validate.check_seat(seat, n_players, what)
 
 
+_BOTH = (Action.TAKE, Action.PASS)
+_TAKE_ONLY = (Action.TAKE,)
+
+
 def _cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a bit-mask hand, ascending (one step per card held, not per card of the box)."""
     out = []
@@ -106,6 +116,75 @@ def _cards_of(mask: int) -> tuple[int, ...]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return tuple(out)
+
+
+class _Table(dict[tuple[int, int], int]):
+    """One round's row of a 2-D `core.State` field: ``t[0, p]`` at dict speed, and ``shape``.
+
+    `core`'s functions index a state as ``a[g]`` and ``a[g, p]``; numpy answers each scalar
+    access ~10x slower than a dict or a list, so the engine runs those same functions on a
+    batch of one made of plain tables (1-D fields are one-item lists).
+    """
+
+    shape: tuple[int, int]
+
+    def copy(self) -> _Table:
+        new = _Table(self)
+        new.shape = self.shape
+        return new
+
+
+def _table_state(state: core.State) -> core.State:
+    """Round 0 of a numpy `state` as plain tables (what `Game` plays on)."""
+
+    def table(a: np.ndarray) -> _Table:
+        t = _Table(((0, i), v) for i, v in enumerate(a[0].tolist()))
+        t.shape = (1, a.shape[1])
+        return t
+
+    return core.State(
+        table(state.deck),  # type: ignore[arg-type]
+        [int(state.turned[0])],  # type: ignore[arg-type]
+        [int(state.player[0])],  # type: ignore[arg-type]
+        [int(state.pot[0])],  # type: ignore[arg-type]
+        table(state.chips),  # type: ignore[arg-type]
+        table(state.hands),  # type: ignore[arg-type]
+    )
+
+
+def _array_state(state: core.State) -> core.State:
+    """The numpy batch of one of a table state (the form the rest of the package reads)."""
+
+    def array(t: _Table) -> np.ndarray:
+        return np.array([[int(t[0, i]) for i in range(t.shape[1])]], dtype=np.int64)
+
+    return core.State(
+        array(state.deck),  # type: ignore[arg-type]
+        np.array(state.turned, dtype=np.int64),
+        np.array(state.player, dtype=np.int64),
+        np.array(state.pot, dtype=np.int64),
+        array(state.chips),  # type: ignore[arg-type]
+        array(state.hands),  # type: ignore[arg-type]
+    )
+
+
+def _event(move: tuple[int, Action, int, int]) -> Event:
+    """The `Event` of a recorded move, built without the frozen dataclass's per-field setattr
+    (a round records ~150; the engine's own values need no checks)."""
+    event = object.__new__(Event)
+    seat, action, card, pot = move
+    object.__setattr__(
+        event, "__dict__", {"seat": seat, "action": action, "card": card, "pot": pot}
+    )
+    return event
+
+
+def _with_cards(hand: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    """`hand` (sorted) with the cards of `mask` added, still sorted."""
+    for card in _cards_of(mask):
+        i = bisect.bisect(hand, card)
+        hand = (*hand[:i], card, *hand[i:])
+    return hand
 
 
 class Game:
@@ -150,9 +229,59 @@ class Game:
         return self._rules
 
     @property
+    def _state(self) -> core.State:
+        """The round as `core`'s batch of one in numpy arrays (a snapshot of the live tables)."""
+        return _array_state(self._core)
+
+    @_state.setter
+    def _state(self, state: core.State) -> None:
+        # A new position (a fresh deal, `from_position`): read every cached value anew.
+        self._core = _table_state(state)
+        n = state.chips.shape[1]
+        # One row of a table as a tuple, in one call (n >= 2, so itemgetter gives a tuple).
+        self._row = operator.itemgetter(*((0, p) for p in range(n)))
+        self._masks: tuple[int, ...] = tuple(state.hands[0].tolist())
+        self._hands = tuple(_cards_of(m) for m in self._masks)
+        self._n_in_play = state.deck.shape[1]
+        self._in_play = tuple(state.deck[0].tolist())
+        if "_pending" not in self.__dict__:
+            self._pending: list[tuple[int, Action, int, int]] = []
+        self._read_back(0)  # every hand was just read: only the rest is read back
+
+    def _read_back(self, taker: int | None) -> None:
+        """Cache the position after a move, read from the core state (core's functions decide).
+
+        A pass (`taker` None) moves chips and the turn only, so only a take re-reads the hand
+        of its `taker`, the active card and the end of the round; the card joins the taker's
+        sorted hand tuple instead of every hand being rebuilt from its mask.
+        """
+        s = self._core
+        self._chips: tuple[int, ...] = self._row(s.chips)
+        self._player: int = s.player[0]
+        self._pot: int = s.pot[0]
+        self._views: dict[int, PlayerView] = {}
+        if taker is not None:
+            old = self._masks[taker]
+            new = int(s.hands[0, taker])
+            if new != old:
+                hands, masks = list(self._hands), list(self._masks)
+                hands[taker] = _with_cards(hands[taker], new & ~old)
+                masks[taker] = new
+                self._hands, self._masks = tuple(hands), tuple(masks)
+            self._points: tuple[int, ...] | None = None
+            self._over: bool = core.is_over(s, 0)
+            self._cards_left = max(0, self._n_in_play - s.turned[0] - 1)
+            if self._over:
+                self._active: int | None = None
+                self._legal: tuple[Action, ...] = ()
+                return
+            self._active = core.active_card(s, 0)
+        self._legal = _BOTH if core.can_pass(s, 0) else _TAKE_ONLY
+
+    @property
     def n_players(self) -> int:
         """Seats at the table."""
-        return self._state.chips.shape[1]
+        return len(self._chips)
 
     @property
     def first_player(self) -> int:
@@ -162,46 +291,51 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once the last in-play card has been taken."""
-        return bool(core.is_over(self._state, 0))
+        return self._over
 
     @property
     def current_player(self) -> int:
         """Seat to act (after the end: the seat that took the last card)."""
-        return int(self._state.player[0])
+        return self._player
 
     @property
     def active_card(self) -> int | None:
         """The face-up card; None once the round is over."""
-        return None if self.is_over else int(core.active_card(self._state, 0))
+        return self._active
 
     @property
     def pot(self) -> int:
         """Chips on the active card."""
-        return int(self._state.pot[0])
+        return self._pot
 
     @property
     def chips(self) -> tuple[int, ...]:
         """Chips of every seat."""
-        return tuple(int(c) for c in self._state.chips[0])
+        return self._chips
 
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Cards of every seat, each sorted ascending."""
-        return tuple(_cards_of(int(m)) for m in self._state.hands[0])
+        return self._hands
 
     @property
     def cards_left(self) -> int:
         """Face-down cards still in the deck, not counting the active one."""
-        return max(0, self._rules.n_in_play - int(self._state.turned[0]) - 1)
+        return self._cards_left
 
     @property
     def history(self) -> tuple[Event, ...]:
         """Every move so far, in order: all public."""
+        if self._pending:  # moves are recorded as plain tuples on the hot path
+            self._history.extend(map(_event, self._pending))
+            self._pending.clear()
         return tuple(self._history)
 
     def card_points(self) -> tuple[int, ...]:
         """Card points of every seat's hand."""
-        return tuple(int(core.card_points_mask(int(m))) for m in self._state.hands[0])
+        if self._points is None:
+            self._points = tuple(int(core.card_points_mask(m)) for m in self._masks)
+        return self._points
 
     def scores(self) -> tuple[int, ...]:
         """Score of every seat (card points minus chips; lowest wins); final once over."""
@@ -219,17 +353,13 @@ class Game:
                 "the removed cards stay hidden until the round is over "
                 f"({self.cards_left + 1} cards still to play)"
             )
-        in_play = {int(c) for c in self._state.deck[0]}
+        in_play = set(self._in_play)
         return tuple(c for c in self._rules.cards if c not in in_play)
 
     # ----------------------------------------------------------------- moves
     def legal_actions(self) -> tuple[Action, ...]:
         """Moves allowed now: none after the end; only TAKE for a seat without chips."""
-        if self.is_over:
-            return ()
-        if core.can_pass(self._state, 0):
-            return (Action.TAKE, Action.PASS)
-        return (Action.TAKE,)
+        return self._legal
 
     def can(self, action: Action) -> bool:
         """Whether `action` is legal now."""
@@ -239,7 +369,7 @@ class Game:
         """Play `action` for the current player; `IllegalActionError` leaves the round unchanged."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"a move must be Action.TAKE or Action.PASS; got {action!r}")
-        legal = self.legal_actions()
+        legal = self._legal
         if action not in legal:
             if not legal:
                 why = "the round is over; no move is allowed"
@@ -249,35 +379,64 @@ class Game:
                     "the only legal move is Action.TAKE"
                 )
             raise IllegalActionError(f"illegal move {action.name}: {why}")
-        self._history.append(Event(self.current_player, action, self.active_card, self.pot))  # type: ignore[arg-type]
-        core.step(self._state, 0, action is Action.TAKE)
+        self._play(action)
+
+    def _play_out(
+        self,
+        policies: Sequence[object],
+        ask: Callable[[object, PlayerView, tuple[Action, ...]], Action],
+    ) -> None:
+        """Play to the end: each move is ``ask(policies[seat], view, legal moves)``, which must
+        return a legal move (`nothanks_lab.play.ask` checks it). The hot loop of every
+        act(view) bot, so it reads the cached position directly."""
+        view, play = self.view, self._play
+        while not self._over:
+            seat = self._player
+            play(ask(policies[seat], view(seat), self._legal))
+
+    def _play(self, action: Action) -> None:
+        """Play a legal `action` (the caller has checked it against `legal_actions()`)."""
+        seat = self._player
+        self._pending.append((seat, action, self._active, self._pot))  # type: ignore[arg-type]
+        take = action is Action.TAKE
+        core.step(self._core, 0, take)
+        self._read_back(seat if take else None)
 
     # ----------------------------------------------------------------- views and copies
     def view(self, seat: int) -> PlayerView:
         """What `seat` may know: public facts only (no removed card, no deck order)."""
-        seat = check_seat(seat, self.n_players)
-        chips = self.chips
-        over = self.is_over
-        return PlayerView._of_engine(
-            seat=seat,
-            n_players=len(chips),
-            active_card=None if over else int(core.active_card(self._state, 0)),
-            pot=self.pot,
-            my_chips=chips[seat],
-            chips=chips,
-            hands=self.hands,
-            cards_left=self.cards_left,
-            rules=self._rules,
-            current_player=None if over else self.current_player,
+        chips = self._chips
+        if type(seat) is not int or not 0 <= seat < len(chips):
+            seat = check_seat(seat, len(chips))
+        elif seat in self._views:  # same position, same (immutable) view
+            return self._views[seat]
+        # Every field is an immutable value shared with the engine's cache, never its tables.
+        view = PlayerView._of_engine(
+            {
+                "seat": seat,
+                "n_players": len(chips),
+                "active_card": self._active,
+                "pot": self._pot,
+                "my_chips": chips[seat],
+                "chips": chips,
+                "hands": self._hands,
+                "cards_left": self._cards_left,
+                "rules": self._rules,
+                "current_player": None if self._over else self._player,
+                "hand_masks": self._masks,
+            }
         )
+        self._views[seat] = view
+        return view
 
     def copy(self) -> Game:
         """An independent copy (for search): same deck, same position, same history."""
         new = object.__new__(Game)
-        new._rules = self._rules
-        new._first_player = self._first_player
-        new._state = core.State(*(a.copy() for a in self._state))
+        new.__dict__.update(self.__dict__)  # the cached values are immutable: shared
+        new._core = core.State(*(a.copy() for a in self._core))  # tables and lists: copies
         new._history = list(self._history)
+        new._pending = list(self._pending)
+        new._views = {}
         return new
 
     @classmethod

@@ -156,10 +156,9 @@ def play_game(
 def play_out(game: Game, policies: Sequence[object]) -> Game:
     """Play `game` to its end, seat ``i`` moved by ``policies[i]``; returns the same game."""
     policies = check_policies(_policy_list(policies), game)
-    while not game.is_over:
-        seat = game.current_player
-        view = game.view(seat)
-        game.step(ask(policies[seat], view, game.legal_actions()))
+    # `ask` checks each move against the legal ones, so the game plays it without checking
+    # it again.
+    game._play_out(policies, ask)
     return game
 
 

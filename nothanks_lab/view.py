@@ -118,7 +118,7 @@ class PlayerView:
         )
 
     @classmethod
-    def _of_engine(cls, **fields: object) -> PlayerView:
+    def _of_engine(cls, fields: dict[str, object]) -> PlayerView:
         """A view from the engine's own state, without re-checking it (hot path of play).
 
         The engine only reaches valid positions (it checks every setup and move, and the fuzz
@@ -126,7 +126,7 @@ class PlayerView:
         build a view, `dataclasses.replace` included, is checked.
         """
         view = object.__new__(cls)
-        view.__dict__.update(fields)
+        object.__setattr__(view, "__dict__", fields)  # the engine's fresh dict, not shared
         return view
 
     @property

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import nothanks_lab as nt
+from nothanks_lab import core
 from nothanks_lab.engine import Event
 
 TAKE, PASS = nt.Action.TAKE, nt.Action.PASS
@@ -208,6 +209,42 @@ def test_copy_is_independent_both_ways(snapshot) -> None:
     twin.step(PASS)
     assert snapshot(g) == before
     assert twin.history[:1] == g.history and len(twin.history) == 3
+
+
+def test_cached_position_is_the_core_state_after_every_move() -> None:
+    """The engine reads each position back from `core`'s state once per move and shares it:
+    every public value equals what `core` says of the state, views taken before a move stay
+    as they were, and a position's view is built once per seat."""
+    rng = np.random.default_rng(26)
+    for n in (2, 3, 5, 7):
+        rules = nt.Rules(low_card=3, high_card=20, n_removed=4, chips=((2, 7),)) if n == 2 else None
+        g = nt.Game(n, rules=rules, seed=int(rng.integers(1 << 30)))
+        shown: list[tuple[nt.PlayerView, tuple]] = []
+        while True:
+            s = g._state
+            over = bool(core.is_over(s, 0))
+            assert g.is_over is over and g.current_player == s.player[0] and g.pot == s.pot[0]
+            assert g.chips == tuple(s.chips[0].tolist())
+            assert tuple(core.mask_of(h) for h in g.hands) == tuple(s.hands[0].tolist())
+            assert all(list(h) == sorted(h) for h in g.hands)
+            assert g.active_card == (None if over else core.active_card(s, 0))
+            can = not over and bool(core.can_pass(s, 0))
+            assert g.legal_actions() == (() if over else (TAKE, PASS) if can else (TAKE,))
+            seat = int(rng.integers(n))
+            view = g.view(seat)
+            assert g.view(seat) is view and g.view(np.int64(seat)) == view
+            assert view == nt.PlayerView(**{f: getattr(view, f) for f in FIELDS})  # checked
+            assert view.hand_masks == tuple(s.hands[0].tolist())
+            shown.append((view, tuple(getattr(view, f) for f in FIELDS)))
+            if over:
+                break
+            g.step(TAKE if len(g.legal_actions()) == 1 or rng.random() < 0.4 else PASS)
+        assert all(tuple(getattr(v, f) for f in FIELDS) == fields for v, fields in shown)
+        assert sum(len(h) for h in g.hands) == g.rules.n_in_play
+
+
+FIELDS = ("seat", "n_players", "active_card", "pot", "my_chips", "chips", "hands",
+          "cards_left", "rules", "current_player")  # fmt: skip
 
 
 def test_replay_refuses_events_that_do_not_fit() -> None:
