@@ -69,12 +69,10 @@ def __getattr__(name: str) -> object:
 
         widgets = importlib.import_module(f"{__name__}.widgets")
         return widgets if name == "widgets" else widgets.PlayTable
-    if name == "envs":  # Gymnasium / PettingZoo environments (extra `rl`), loaded on use
+    # Loaded on first use: the RL environments (extra `rl`), the exact solver (compiles with
+    # numba), the class league and the teacher's kit (the classroom side).
+    if name in ("envs", "exact", "league", "kit"):
         import importlib
 
-        return importlib.import_module(f"{__name__}.envs")
-    if name == "exact":  # the exact solver compiles with numba: loaded on first use too
-        import importlib
-
-        return importlib.import_module(f"{__name__}.exact")
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'nothanks_lab' has no attribute {name!r}")

@@ -53,7 +53,7 @@ from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_pos
 from .engine import Action, Game, SeedLike, check_seat
 from .render.tables import markdown_table, text_table
 from .stats import Interval
-from .validate import check_int, seed_sequence
+from .validate import MAX_SAMPLE_ROWS, check_count, check_int, seed_sequence
 from .view import PlayerView
 
 __all__ = [
@@ -480,7 +480,7 @@ def review(
     thresholds = THRESHOLDS if thresholds is None else thresholds
     if not isinstance(thresholds, Thresholds):
         raise ValueError(f"thresholds must be a review.Thresholds; got {thresholds!r}")
-    n = check_int(n, "n", low=2)
+    n = check_count(n, "n", MAX_SAMPLE_ROWS, low=2)  # rollouts per move: bounded work
     first = min(FIRST_BATCH, n) if n_first is None else check_int(n_first, "n_first", low=2, high=n)
     if name is not None and not isinstance(name, str):
         raise ValueError(f"name must be a string or None; got {name!r}")

@@ -800,6 +800,8 @@ ISSUE_24_CASES = [
         ),
         "validate",
     ),
+    ("review n 10**9", lambda: nt.review(nt.Game(3, seed=1), 0, n=10**9), "ceiling"),
+    ("run_league n_games 10**15", lambda: nt.league.run_league(".", n_games=10**15), "ceiling"),
     ("from_json 17 MiB", lambda: nt.Game.from_json(" " * (17 * 2**20)), "MAX_FILE_BYTES"),
     ("to_json include_deal 'yes'", lambda: nt.Game(3).to_json(include_deal="yes"), "include_deal"),
     ("card_points floats", lambda: nt.card_points([3.0, 4.0]), "3.0"),
