@@ -51,6 +51,10 @@ INDEPENDENT: dict[str, Fraction | int] = {
     ),
     # Cards 1..8, 5 in play in exactly two runs: checked by enumeration below as well.
     "tiny_two_runs": F(24, comb(8, 3)),
+    # 25 touches neither 12 nor 30, so it adds 25 points; the bot needs 2/5 of them.
+    "smallest_pot_example_bot_takes_25": 10,
+    # Every order of four seats: 4!.
+    "games_per_deal_four_bots": 4 * 3 * 2 * 1,
     # 06_perfect_play: exact fractions, each derived by an independent game-tree search in
     # tests/test_perfect_play_lesson.py (the last-two-cards one by hand there as well).
     "pp_last_two_cards": F(5, 6),
@@ -355,7 +359,9 @@ def test_exercises_by_lesson() -> None:
             "03_runs_exact_vs_simulated",
             "04_chip_value",
             "04b_take_or_pass",
+            "05_your_own_bot",
             "06_perfect_play",
+            "07_bot_lab",
         )
     ]
     assert set().union(*by_lesson) == set(EXERCISES)

@@ -331,6 +331,9 @@ FORMULAS: dict[str, str] = {
     "backward induction over the last card, as in section 2)",
     "pp_first_player_two_chips": "exact.solve(nt.Rules(low_card=3, high_card=8, n_removed=2, "
     "chips=((2, 2),))).value",
+    "smallest_pot_example_bot_takes_25": "25 is next to neither 12 nor 30, so it adds 25 points; "
+    "the bot takes once pot >= 0.4 * 25 = 10",
+    "games_per_deal_four_bots": "every order of 4 seats: 4 * 3 * 2 * 1 = 24",
     "pp_best_response_random": "exact.best_response(rules, [RandomBot(p_take=0.2)], seat=0).value",
     "pp_first_card_8": "follow sol.action(view) from pot 0, exact.after_pass while it says "
     "No Thanks!; the pot when it says Take",

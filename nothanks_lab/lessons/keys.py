@@ -14,6 +14,7 @@ student notebook never does).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -173,6 +174,20 @@ def _points_change_26_holding_25_27() -> Exact:
     return int(card_points([25, 26, 27]) - card_points([25, 27]))
 
 
+def _smallest_pot_example_bot_takes_25() -> Exact:
+    from ..rules import card_points
+
+    # Lesson 05's example bot takes when the pot is at least 2/5 of what the card adds.
+    cost = card_points([12, 25, 30]) - card_points([12, 30])
+    return math.ceil(Fraction(2, 5) * cost)
+
+
+def _games_per_deal_four_bots() -> Exact:
+    from ..seating import balanced_design
+
+    return balanced_design(4).block_size
+
+
 _ONE_ABOVE = (
     "with that many chips on the card Take is already strictly better than No Thanks! (the "
     "first blue cell of the heatmap). The break-even pot is the pot at which both moves cost "
@@ -324,6 +339,28 @@ _ALL: tuple[Exercise, ...] = (
         _p_tiny_two_runs,
         "Count as in section 1: split the in-play cards into two runs in order, then place "
         "the runs in the slots around the removed cards, at most one run per slot.",
+    ),
+    Exercise(
+        "smallest_pot_example_bot_takes_25",
+        "05_your_own_bot",
+        "The example bot of section 2 holds 12 and 30, has chips, and card 25 is turned. What "
+        "is the smallest number of chips on 25 for which it says Take?",
+        _smallest_pot_example_bot_takes_25,
+        "Work out what 25 adds to its card points (is it next to 12 or 30?), then the bot's "
+        "rule: the pot must be at least 40% of that.",
+        digits=0,
+        probability=False,
+    ),
+    Exercise(
+        "games_per_deal_four_bots",
+        "07_bot_lab",
+        "A fair tournament of four bots at a 4-player table plays each deal once in every "
+        "order of the seats. How many games is one deal played in?",
+        _games_per_deal_four_bots,
+        "Count the orders: any of the 4 bots may sit in the first seat, then any of the 3 left "
+        "in the second, and so on.",
+        digits=0,
+        probability=False,
     ),
 )
 
