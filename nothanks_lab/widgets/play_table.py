@@ -90,7 +90,7 @@ class PlayTable(TableSetup, RoundFiles):
     ('human', 'Take', 'No Thanks!')
     >>> t.take_button.click()  # what a person's click does
     >>> t.game.history[0].describe(t.names)
-    'Seat 0 (you) takes 16'
+    'Seat 0 (you) takes 22'
     """
 
     def __init__(
