@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
@@ -228,6 +228,22 @@ class RandomizedBot(Bot):
 
     def _seeded(self) -> None:
         """Redraw whatever the bot drew from its generator at construction (after `with_seed`)."""
+
+
+def seed_field(policies: Sequence[Any], seed: int) -> tuple[Any, ...]:
+    """The field with every unseeded randomized bot replaced by a copy seeded from the run.
+
+    Bot ``i``'s seed is a 32-bit draw of ``SeedSequence(seed, spawn_key=(i,))``: fixed by the
+    run's seed and the bot's place, never by when or where it was built, so the same seed gives
+    identical results whatever the workers or chunk size. A bot given its own seed is kept.
+    """
+    out = []
+    for i, p in enumerate(policies):
+        if isinstance(p, RandomizedBot) and p.seed is None:
+            own = np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1)[0]
+            p = p.with_seed(int(own))
+        out.append(p)
+    return tuple(out)
 
 
 def decision_args(view: PlayerView) -> tuple[int, int, int, np.ndarray, np.ndarray, int]:

@@ -18,10 +18,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ..bots.base import seed_field
 from ..bots.specs import make_policy
 from ..engine import Game
 from ..rules import Rules
-from ..validate import check_players, check_rules, check_seat
+from ..validate import check_players, check_rules, check_seat, check_seed
 from .aec import check_render_mode, next_game
 from .encoding import (
     check_action,
@@ -106,6 +107,7 @@ class NoThanksEnv(gym.Env):
         self.n_players, self.opponents, self.seat = seat_opponents(
             opponents, n_players, self.rules, seat
         )
+        self._given = tuple(self.opponents)  # reseeded from each seed given to reset
         self.reward_kind = check_reward(reward)
         self.render_mode = check_render_mode(render_mode)
         high = obs_high(self.rules, self.n_players)
@@ -135,6 +137,8 @@ class NoThanksEnv(gym.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        if seed is not None:  # an unseeded randomized opponent draws from the reset's seed
+            self.opponents = list(seed_field(self._given, check_seed(seed)))
         self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng, options)
         self._play_opponents()
         while self.game.is_over:  # opponents took every card before the agent's turn

@@ -21,6 +21,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import core
+from ..bots.base import seed_field
 from ..deals import stream_key
 from ..engine import IllegalActionError
 from ..fast import fast_table, has_fast_path
@@ -134,6 +135,10 @@ class VectorNoThanksEnv(VectorEnv):
         start = np.full(self.num_envs, -1, dtype=np.int64)
         if seed is not None:
             self._key = stream_key(check_seed(seed))
+            # An unseeded randomized opponent draws from the reset's seed, like the deals.
+            table = fast_table(seed_field(self.opponents, seed), self.rules, strict=True)
+            assert table is not None
+            self._params = table.params
             self._episodes[:] = 0
         elif self._key is None:
             self._key = stream_key(int(np.random.SeedSequence().entropy))  # type: ignore[arg-type]

@@ -191,24 +191,6 @@ _SUM_FIELDS = (
 )
 
 
-def seed_field(policies: Sequence[Any], seed: int) -> tuple[Any, ...]:
-    """The field with every unseeded randomized bot replaced by a copy seeded from the run.
-
-    Bot ``i``'s seed is a 32-bit draw of ``SeedSequence(seed, spawn_key=(i,))``: fixed by the
-    run's seed and the bot's place, never by when or where it was built, so the same seed gives
-    identical results whatever the workers or chunk size. A bot given its own seed is kept.
-    """
-    from ..bots.base import RandomizedBot
-
-    out = []
-    for i, p in enumerate(policies):
-        if isinstance(p, RandomizedBot) and p.seed is None:
-            own = np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1)[0]
-            p = p.with_seed(int(own))
-        out.append(p)
-    return tuple(out)
-
-
 def _fresh_policies(policies: Sequence[Any], seed: int, key: tuple[int, ...]) -> list[Any]:
     """Copies of the field for one batch of games, each bot's own generator reseeded.
 

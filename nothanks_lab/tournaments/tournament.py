@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..bots.base import seed_field
 from ..bots.specs import make_policy, unique_names
 from ..rules import Rules
 from ..validate import check_players, check_rules
@@ -17,7 +18,6 @@ from .run import (
     _Plan,
     _run_plans,
     _Setting,
-    seed_field,
 )
 
 
