@@ -305,17 +305,16 @@ class Review:
         return [m.to_record() for m in self.moves]
 
     def summary(self) -> str:
-        """The headline, then total cost (one decision per card), accuracy and label counts."""
-        t = self.total_cost
+        """The headline, then the final score, decisions, accuracy and label counts."""
         acc = "n/a" if self.accuracy is None else f"{self.accuracy:.0%}"
         counts = ", ".join(f"{k} {v}" for k, v in self.counts.items())
         final = "" if self.final_score is None else f"final score {self.final_score}; "
         cards = len(self.card_costs)
+        # No summed cost here: each decision's cost is measured from its own position, so a sum
+        # reads like points lost from the final score, which it is not (`total_cost` keeps it).
         return (
-            f"{self.headline()}. {final}expected points lost {t.value:.1f} "
-            f"[{t.low:.1f}, {t.high:.1f}] (the costliest decision on each of {cards} "
-            f"card{'s' * (cards != 1)}); {len(self.moves)} decisions ({self.choices} real "
-            f"choices); accuracy {acc}; {counts}"
+            f"{self.headline()}. {final}{len(self.moves)} decisions on {cards} "
+            f"card{'s' * (cards != 1)} ({self.choices} real choices); accuracy {acc}; {counts}"
         )
 
     def table(self, fmt: str = "text") -> str:

@@ -170,8 +170,8 @@ LESSON_NOTES: dict[str, LessonNotes] = {
         prompts=(
             "Extra chips lowered seat 0's score when it always moved first, but by less per "
             "chip than with the seats rotated. Who gains most from an extra chip, and why?",
-            "In the handful of deals, the extra chips changed nothing in some deals and a lot "
-            "in others. Why does pairing still help?",
+            "In the handful of deals, the difference the extra chips made was small in some "
+            "deals and large in others, even of either sign. Why does pairing still help?",
         ),
         misconceptions=(
             "'The break-even pot is where Take becomes better': at the break-even pot both "

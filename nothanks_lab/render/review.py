@@ -72,13 +72,12 @@ def review_html(review: Review, current_step: int | None = None) -> str:
             f"<td style='{_CELL}color:#444'><small>{escape(_move_review_words(m))}</small></td>"
             "</tr>"
         )
-    t = review.total_cost
     cards = len(review.card_costs)
     acc = "" if review.accuracy is None else f"; accuracy {review.accuracy:.0%}"
     headline = review.headline()
     detail = (
-        f"{len(review.moves)} decisions on {cards} card{'s' * (cards != 1)}; expected points "
-        f"lost {t.value:.1f} (the costliest decision on each card, summed){acc}"
+        f"{len(review.moves)} decisions on {cards} card{'s' * (cards != 1)}{acc}; each cost is "
+        "in expected points against the better move from that position"
     )
     return (
         f"<div class='nothanks-review'><h4 style='margin:.3em 0'>Review of "
