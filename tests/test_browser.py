@@ -1,7 +1,8 @@
 """Real-browser tests: Voilà serves the notebooks, headless Chromium clicks through them.
 
 The contract's Play UI section is checked as a person would meet it: the page of
-``notebooks/01_play.ipynb`` shows a dealt round with buttons ``Take`` and ``No Thanks!``; the
+``notebooks/play_table_app.ipynb`` (the app page: a title and the table, its buttons within
+the first 768 px of a 1024-px-wide page) shows a dealt round with buttons ``Take`` and ``No Thanks!``; the
 test says No thanks! once (so the bots' delayed one-at-a-time moves run in the live kernel),
 then takes every card until the text ``Final scores`` appears, checks every seat's final
 score is shown and adds up, that the highlighted row is always the seat to act and each row
@@ -37,7 +38,7 @@ from browser_support import CHROMIUM, CLICK_GAP_S, chromium_page, free_port
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = ROOT / "notebooks" / "01_play.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "play_table_app.ipynb"  # the app page (issue 25, item 2)
 TEMPLATES = ROOT / "share" / "jupyter"  # share/jupyter/voila/templates/nothanks
 
 
@@ -124,6 +125,12 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
         assert [x for x in labels if "Take" in x] == ["Take"], labels
         assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"], labels
         assert not again.is_visible()  # only once the round is over
+        # Issue 25, item 2: the app page is just the table; at 1024 px wide its move
+        # buttons sit within the first 768 px of the page, with no lesson text above them.
+        for button in (take, no_thanks):
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 768, box
+        assert "SEED" not in page.locator("body").inner_text()
 
         final = page.locator(".nothanks-final")
         log_items = page.locator(".nothanks-log li")
