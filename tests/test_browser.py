@@ -2,7 +2,8 @@
 
 The contract's Play UI section is checked as a person would meet it: the page of
 ``notebooks/play_table_app.ipynb`` (the app page: a title and the table, its buttons within
-the first 768 px of a 1024-px-wide page) shows a dealt round with buttons ``Take`` and ``No Thanks!``; the
+the first 768 px of a 1024-px-wide page) shows a dealt round with buttons ``Take`` and
+``No Thanks!``; the
 test says No thanks! once (so the bots' delayed one-at-a-time moves run in the live kernel),
 then takes every card until the text ``Final scores`` appears, checks every seat's final
 score is shown and adds up, that the highlighted row is always the seat to act and each row
