@@ -185,7 +185,9 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
             assert int(total) == int(points) - int(chips), row
         assert "Seat 0 (you)" in rows[0]
         assert "Removed cards" in final.inner_text()
-        assert take.is_disabled() and no_thanks.is_disabled()
+        # Issue 25, item 9: the move buttons and Hints are gone once the round is over.
+        assert not take.is_visible() and not no_thanks.is_visible()
+        assert not page.get_by_role("button", name="Hints", exact=True).is_visible()
         # Every row shows that seat's last move; nobody is highlighted once the round is over.
         last = page.locator(".nothanks-table .nothanks-last").all_inner_texts()
         assert len(last) == seats and all(t.strip() for t in last), last
@@ -208,7 +210,7 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
         assert len(labels_seen) == mine and set(labels_seen) == set(shown), labels_seen
         table_replay = page.locator(".nothanks-table-replay")  # the lesson shows one too
         replay = table_replay.locator(".nothanks-replay")
-        table_replay.get_by_role("button", name="⏮ First", exact=True).click()
+        table_replay.get_by_role("button", name="« First", exact=True).click()
         page.wait_for_function(
             "() => document.querySelector('.nothanks-table-replay .nothanks-replay')"
             ".innerText.includes('The deal')",

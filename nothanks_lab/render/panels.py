@@ -80,7 +80,8 @@ def error_html(message: str) -> str:
         return ""
     return (
         "<div class='nothanks-error' style='color:#8a1010;background:#fdecec;"
-        f"border-left:4px solid #c33;padding:.25em .6em;margin:.2em 0'>⚠ {escape(message)}</div>"
+        f"border-left:4px solid #c33;padding:.25em .6em;margin:.2em 0'>"
+        f"<b>!</b> {escape(message)}</div>"
     )
 
 

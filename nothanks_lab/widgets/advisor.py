@@ -232,7 +232,7 @@ class Advisor:
             )
         self.save_link.value = (
             render.download_link_html(
-                s.to_json(), s.file_name(), "💾 Save this round for review (JSON)"
+                s.to_json(), s.file_name(), "Save this round for review (JSON)"
             )
             if phase == "over"
             else ""
