@@ -1039,3 +1039,21 @@ def test_the_advisor_hides_opponents_chips_and_starts_over_with_the_setup() -> N
     a.players.value = 3
     a.start_button.click()  # seat 4 of 3 players: refused, the round stays
     assert "my_seat" in a.errors.text and a.session is s
+
+
+def test_clear_all_returns_the_explorer_to_marking_my_hand() -> None:
+    """Issue 25, item 7: after "seen" then Clear all, a click on the grid marks a card again."""
+    pe = ProbabilityExplorer(hand=[27, 29])
+    pe.mode.value = "seen"
+    pe.clear_button.click()
+    assert pe.mode.value == "mine" and pe.mine == set() and pe.seen == set()
+    pe.cards[10].click()
+    assert pe.mine == {10}
+
+
+def test_chip_value_card_axis_shows_only_real_cards() -> None:
+    ce = ChipValueExplorer(card=20, pot=5, hand=[27, 29])
+    rules = nt.Rules()
+    axis = ce.figure.figure.layout.yaxis
+    assert axis.tick0 == rules.low_card and axis.dtick == 2
+    assert axis.range[0] > rules.low_card - 1 and axis.range[1] < rules.high_card + 1
