@@ -20,6 +20,7 @@ from ..validate import (
     check_int,
     check_number,
     check_rules,
+    write_atomic,
 )
 from .common import _WRAP, ErrorLine
 
@@ -189,7 +190,7 @@ class Advisor:
     def save(self, path: str | Path) -> Path:
         """Write the round so far to `path` as a round document (`Game.to_json`'s format)."""
         path = Path(path)
-        path.write_text(self.session.to_json(), encoding="utf-8")
+        write_atomic(path, self.session.to_json())
         return path
 
     # ----------------------------------------------------------------- drawing

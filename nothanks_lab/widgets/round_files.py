@@ -18,6 +18,7 @@ import ipywidgets as W
 from .. import render
 from ..engine import IllegalActionError
 from ..table import RoundReplay, TableSession
+from ..validate import write_atomic
 from .common import _WRAP, ErrorLine, plain_message
 from .replay import ReplayPanel
 
@@ -222,5 +223,5 @@ class RoundFiles:
     def save(self, path: str | Path) -> Path:
         """Write the round on the table to `path` as a round document (`Game.to_json`)."""
         path = Path(path)
-        path.write_text(self.session.round_json(), encoding="utf-8")
+        write_atomic(path, self.session.round_json())
         return path
