@@ -224,9 +224,15 @@ class Advisor:
         self.card.disabled = self.card_button.disabled = phase != "card"
         self.undo_button.disabled = not s.entries
         if s.is_my_turn:
-            seed = np.random.SeedSequence([self.seed, len(s.entries)])
+            # Issue 25, item 8: the old advice goes first, so nothing stale shows while this
+            # position is worked out, and the result is shown only if the position is the same.
+            position = len(s.entries)
+            self.hints.value = render.placeholder_html("Working out the advice for this move…")
+            seed = np.random.SeedSequence([self.seed, position])
             ev = s.evaluate(seed=seed, budget_s=self.hint_budget_s)
-            self.hints.value = render.hints_html(view, names, render.position_evaluation_html(ev))
+            if len(s.entries) == position and s.is_my_turn:
+                html = render.position_evaluation_html(ev)
+                self.hints.value = render.hints_html(view, names, html)
         else:
             self.hints.value = render.placeholder_html(
                 "The advice shows on your turn, with a card face up."
