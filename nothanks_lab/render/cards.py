@@ -26,6 +26,9 @@ INK = "#1a1a1a"
 PAPER = "#ffffff"
 MUTED = "#595959"
 
+#: A wrapper that lets a wide table scroll sideways inside its box instead of overflowing it.
+SCROLL_X = "max-width:100%;overflow-x:auto"
+
 _CARD = (
     "display:inline-block;min-width:2.1em;padding:.25em .35em;margin:1px;border:1px solid #555;"
     "border-radius:.3em;background:#fffdf5;text-align:center;font-weight:600;"
@@ -238,7 +241,9 @@ def seats_html(
             f"<td class='nothanks-last' style='{_CELL}color:#444'>{escape(last)}</td></tr>"
         )
     table = f"border-collapse:collapse;background:{PAPER};color:{INK}"
-    return f"<table style='{table}'>{head}{''.join(rows)}</table>"
+    # A narrow page (a phone, 390 px) scrolls the seat table sideways instead of clipping it.
+    body = f"<table style='{table}'>{head}{''.join(rows)}</table>"
+    return f"<div style='{SCROLL_X}'>{body}</div>"
 
 
 def active_html(view: PlayerView) -> str:
