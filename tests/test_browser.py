@@ -1,7 +1,9 @@
 """Real-browser tests: Voilà serves the notebooks, headless Chromium clicks through them.
 
 The contract's Play UI section is checked as a person would meet it: the page of
-``notebooks/01_play.ipynb`` shows a dealt round with buttons ``Take`` and ``No Thanks!``; the
+``notebooks/play_table_app.ipynb`` (the app page: a title and the table, its buttons within
+the first 768 px of a 1024-px-wide page) shows a dealt round with buttons ``Take`` and
+``No Thanks!``; the
 test says No thanks! once (so the bots' delayed one-at-a-time moves run in the live kernel),
 then takes every card until the text ``Final scores`` appears, checks every seat's final
 score is shown and adds up, that the highlighted row is always the seat to act and each row
@@ -37,7 +39,7 @@ from browser_support import CHROMIUM, CLICK_GAP_S, chromium_page, free_port
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = ROOT / "notebooks" / "01_play.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "play_table_app.ipynb"  # the app page (issue 25, item 2)
 TEMPLATES = ROOT / "share" / "jupyter"  # share/jupyter/voila/templates/nothanks
 
 
@@ -124,6 +126,12 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
         assert [x for x in labels if "Take" in x] == ["Take"], labels
         assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"], labels
         assert not again.is_visible()  # only once the round is over
+        # Issue 25, item 2: the app page is just the table; at 1024 px wide its move
+        # buttons sit within the first 768 px of the page, with no lesson text above them.
+        for button in (take, no_thanks):
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 768, box
+        assert "SEED" not in page.locator("body").inner_text()
 
         final = page.locator(".nothanks-final")
         log_items = page.locator(".nothanks-log li")
@@ -177,7 +185,9 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
             assert int(total) == int(points) - int(chips), row
         assert "Seat 0 (you)" in rows[0]
         assert "Removed cards" in final.inner_text()
-        assert take.is_disabled() and no_thanks.is_disabled()
+        # Issue 25, item 9: the move buttons and Hints are gone once the round is over.
+        assert not take.is_visible() and not no_thanks.is_visible()
+        assert not page.get_by_role("button", name="Hints", exact=True).is_visible()
         # Every row shows that seat's last move; nobody is highlighted once the round is over.
         last = page.locator(".nothanks-table .nothanks-last").all_inner_texts()
         assert len(last) == seats and all(t.strip() for t in last), last
@@ -200,7 +210,7 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
         assert len(labels_seen) == mine and set(labels_seen) == set(shown), labels_seen
         table_replay = page.locator(".nothanks-table-replay")  # the lesson shows one too
         replay = table_replay.locator(".nothanks-replay")
-        table_replay.get_by_role("button", name="⏮ First", exact=True).click()
+        table_replay.get_by_role("button", name="« First", exact=True).click()
         page.wait_for_function(
             "() => document.querySelector('.nothanks-table-replay .nothanks-replay')"
             ".innerText.includes('The deal')",
@@ -213,9 +223,12 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
             timeout=10_000,
         )
         assert "Seat 0 (you)" in replay.inner_text()
+        # The move buttons are hidden now (issue 25, item 9); still no other button's label
+        # (replay, review, load) contains either word.
         labels = page.get_by_role("button").all_inner_texts()
-        assert [x for x in labels if "Take" in x] == ["Take"], labels
-        assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"], labels
+        assert not [x for x in labels if "Take" in x and x != "Take"], labels
+        assert not [x for x in labels if "No Thanks!" in x and x != "No Thanks!"], labels
+        assert not take.is_visible() and not no_thanks.is_visible()
         link = page.locator(".nothanks-download").first
         assert (link.get_attribute("href") or "").startswith("data:application/json;base64,")
 

@@ -321,3 +321,26 @@ def test_figures_stay_white_cards_with_dark_text_on_a_dark_page(fig: Any) -> Non
         assert colour == plots.TEXT_COLOR
     r, g, b = (int(plots.TEXT_COLOR[i : i + 2], 16) for i in (1, 3, 5))
     assert 0.2126 * r + 0.7152 * g + 0.0722 * b < 60  # near-black on white
+
+
+def test_figure_colours_come_from_the_okabe_ito_palette() -> None:
+    """Issue 23, item 8: no hard-coded hue outside Okabe-Ito (greys and black/white allowed)."""
+    import re
+    from pathlib import Path
+
+    import nothanks_lab as nt
+    from nothanks_lab.render.figures import OKABE_ITO
+
+    allowed = {c.lower() for c in OKABE_ITO.values()}
+    root = Path(nt.__file__).parent
+    found = []
+    for path in [*sorted((root / "plots").glob("*.py")), root / "render" / "figures.py"]:
+        for colour in re.findall(r"[\"']#([0-9a-fA-F]{6})[\"']", path.read_text()):
+            r, g, b = (int(colour[i : i + 2], 16) for i in (0, 2, 4))
+            grey = max(r, g, b) - min(r, g, b) <= 8
+            if f"#{colour.lower()}" not in allowed and not grey:
+                found.append(f"{path.name}: #{colour}")
+    assert found == [], found
+    from nothanks_lab.plots import rounds
+
+    assert set(rounds.SEAT_COLORS) <= set(OKABE_ITO.values())

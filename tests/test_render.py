@@ -91,3 +91,23 @@ def test_match_progress_names_the_winners_only_at_the_end() -> None:
     who = ", ".join(render.escape(names[i]) for i in match.winners)
     assert f": {who}</b></div>" in done and "A<" not in done
     assert "Match winner" not in render.match_progress_html(match, names, 1, 2)
+
+
+# Characters that need an emoji font: outside the BMP, Misc Technical (⏮ ⏭ ⏯ …), Misc Symbols
+# Arrows/Symbols (⬅ ⭐ …), Dingbats' emoji and the emoji variation selector (issue 25, item 6).
+EMOJI = re.compile(r"[\U00010000-\U0010FFFF\u2300-\u23FF\u2B00-\u2BFF\u2700-\u27BF\uFE0F\u26A0]")
+
+
+def test_the_emoji_check_is_not_vacuous() -> None:
+    assert EMOJI.search("⏮ First") and EMOJI.search("💾 Save") and EMOJI.search("⚠ x")
+    assert not EMOJI.search("« First ◀ Previous Next ▶ Last » ★")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted([*WIDGETS.glob("*.py"), *(WIDGETS.parent / "render").glob("*.py")]),
+    ids=lambda p: p.name,
+)
+def test_labels_and_markup_need_no_emoji_font(path: Path) -> None:
+    found = [f"{path.name}:{line}: {s!r}" for line, s in _strings(path) if EMOJI.search(s)]
+    assert not found, "\n".join(found)

@@ -103,6 +103,9 @@ def test_a_full_round_by_clicks_ends_in_final_scores() -> None:
         assert f">{c}<" in final
     assert "Winner" in final
     assert t.take_button.disabled and t.pass_button.disabled
+    # Issue 25, item 9: the move buttons and Hints are hidden, not just dimmed.
+    hidden = (t.take_button, t.pass_button, t.hint_toggle)
+    assert all(b.layout.display == "none" for b in hidden)
     # The table itself offers the next step (not a button hidden in the Setup panel).
     assert t.again_button.layout.display != "none" and t.next_button.layout.display == "none"
     assert "Play again" in t.status.value and "Setup" not in t.status.value
@@ -873,7 +876,7 @@ def test_review_my_round_shows_labelled_moves_beside_a_replay(html_numbers: Any)
     labels = [b.description for b in buttons(t.widget)]
     assert [x for x in labels if "Take" in x] == ["Take"]
     assert [x for x in labels if "No Thanks!" in x] == ["No Thanks!"]
-    assert {"Review my round", "⏮ First", "◀ Previous", "Next ▶", "Last ⏭"} <= set(labels)
+    assert {"Review my round", "« First", "◀ Previous", "Next ▶", "Last »"} <= set(labels)
 
 
 def test_the_review_says_it_is_working_and_a_new_round_drops_it() -> None:
@@ -925,6 +928,12 @@ def test_save_gives_the_round_as_a_file_and_load_shows_its_replay_and_review(
     assert "nothanks-move" in other.review_view.value
     assert other.game.history == before  # the table's own round is untouched
     assert other.load_upload.value == ()  # ready for the same file again
+    # Issue 25, item 9: the page says which file was loaded and what it holds.
+    n = sum(e.seat == 0 for e in game.history)
+    assert "Loaded r.json" in other.loaded_info.value
+    assert f"{len(game.history)} moves" in other.loaded_info.value and f"{n} decisions" in (
+        other.loaded_info.value
+    )
 
 
 @pytest.mark.parametrize(
@@ -1030,3 +1039,21 @@ def test_the_advisor_hides_opponents_chips_and_starts_over_with_the_setup() -> N
     a.players.value = 3
     a.start_button.click()  # seat 4 of 3 players: refused, the round stays
     assert "my_seat" in a.errors.text and a.session is s
+
+
+def test_clear_all_returns_the_explorer_to_marking_my_hand() -> None:
+    """Issue 25, item 7: after "seen" then Clear all, a click on the grid marks a card again."""
+    pe = ProbabilityExplorer(hand=[27, 29])
+    pe.mode.value = "seen"
+    pe.clear_button.click()
+    assert pe.mode.value == "mine" and pe.mine == set() and pe.seen == set()
+    pe.cards[10].click()
+    assert pe.mine == {10}
+
+
+def test_chip_value_card_axis_shows_only_real_cards() -> None:
+    ce = ChipValueExplorer(card=20, pot=5, hand=[27, 29])
+    rules = nt.Rules()
+    axis = ce.figure.figure.layout.yaxis
+    assert axis.tick0 == rules.low_card and axis.dtick == 2
+    assert axis.range[0] > rules.low_card - 1 and axis.range[1] < rules.high_card + 1

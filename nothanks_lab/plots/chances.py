@@ -14,13 +14,14 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..render.figures import OKABE_ITO
 from ..rules import Rules
 from ..validate import check_rules
 from ..view import PlayerView
 from .common import EXACT_COLOR, _add_band, _bounds, _column, _error_y, _style
 
 #: Colours of a card's status in the in-play chances figure.
-STATUS_COLORS = {"mine": "#2ca02c", "seen": "#9e9e9e", "unseen": "#1f77b4"}
+STATUS_COLORS = {"mine": OKABE_ITO["bluish_green"], "seen": "#9e9e9e", "unseen": OKABE_ITO["blue"]}
 
 
 def plot_in_play_chances(

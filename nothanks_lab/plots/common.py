@@ -17,10 +17,12 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..render.figures import OKABE_ITO
+
 #: Base font size: legible from the back of a classroom.
 FONT_SIZE = 16
 #: Colour of exact values beside simulated ones.
-EXACT_COLOR = "#d62728"
+EXACT_COLOR = OKABE_ITO["vermillion"]
 #: Background of every figure: a white card, on a light page or on JupyterLab's dark theme.
 BACKGROUND = "white"
 #: Colour of every text on a figure: near-black, readable on the white background.

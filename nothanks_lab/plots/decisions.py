@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..render.figures import OKABE_ITO
 from .common import EXACT_COLOR, _error_y, _records, _style
 
 
@@ -125,7 +126,7 @@ def plot_take_rate(
         x=xs.tolist(),
         y=share.tolist(),
         name=name,
-        marker_color="#1f77b4",
+        marker_color=OKABE_ITO["blue"],
         customdata=counts.tolist(),
         hovertemplate="net cost %{x}: takes in %{y:.1%} of %{customdata} positions<extra></extra>",
     )
@@ -163,7 +164,7 @@ def plot_exploitability(table: Mapping[str, Any]) -> go.Figure:
         y=names,
         x=gaps,
         orientation="h",
-        marker_color="#1f77b4",
+        marker_color=OKABE_ITO["blue"],
         text=[f"{round(g, 3) + 0.0:.3f}" for g in gaps],  # + 0.0: never "-0.000"
         textposition="outside",
         customdata=[[float(e.first), float(e.second)] for e in table.values()],

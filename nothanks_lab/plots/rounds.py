@@ -16,13 +16,17 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..engine import Action, Game
+from ..render.figures import OKABE_ITO
 from ..render.review import LABEL_COLORS  # one colour per label, in the figures and the HTML
 from ..rules import Rules
 from ..validate import check_rules
 from .common import FONT_SIZE, _add_band, _bounds, _style
 
 #: Colour of each seat in figures of one round (seat i gets the i-th).
-SEAT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
+SEAT_COLORS = tuple(
+    OKABE_ITO[k]
+    for k in ("blue", "orange", "bluish_green", "vermillion", "reddish_purple", "sky_blue", "black")
+)
 #: Review labels from good to bad.
 LABELS_ORDER = ("good", "inaccuracy", "mistake", "blunder")
 
@@ -173,7 +177,7 @@ def plot_review(review: Any) -> go.Figure:
         x=x,
         y=v,
         mode="lines",
-        line={"color": "#1f77b4", "width": 3},
+        line={"color": OKABE_ITO["blue"], "width": 3},
         name="after the move played",
     )
     for label, color in LABEL_COLORS.items():

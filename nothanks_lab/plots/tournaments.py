@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..render.figures import OKABE_ITO
 from ..render.tables import fmt_share
 from .common import EXACT_COLOR, _column, _error_y, _records, _style
 
@@ -43,7 +44,7 @@ def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
         y=v.tolist(),
         error_y=_error_y(v, lo, hi),
         name=metric.replace("_", " "),
-        marker_color="#1f77b4",
+        marker_color=OKABE_ITO["blue"],
     )
     players = recs[0].get("n_players")
     if metric == "win_share" and players:
@@ -209,7 +210,7 @@ def plot_ratings(ratings: Any) -> go.Figure:
         mode="markers+text",
         text=[f"{x:+.0f}" for x in v],
         textposition="top center",
-        marker={"size": 12, "color": "#1f77b4"},
+        marker={"size": 12, "color": OKABE_ITO["blue"]},
         error_x=_error_y(v, lo, hi),
         name="rating",
     )
@@ -242,7 +243,7 @@ def plot_seat_positions(result: Any, *, metric: str = "win_share") -> go.Figure:
         error_y=_error_y(np.asarray(v), ci[:, 0], ci[:, 1]),
         text=[f"{x:.1%}" if metric == "win_share" else f"{x:.1f}" for x in v],
         textposition="outside",
-        marker_color="#1f77b4",
+        marker_color=OKABE_ITO["blue"],
     )
     if metric == "win_share":
         fig.add_hline(

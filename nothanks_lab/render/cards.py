@@ -20,11 +20,22 @@ if TYPE_CHECKING:
     from ..view import PlayerView
 
 
+#: Explicit text and background colours (issue 25, item 1): every element that sets a
+#: background also sets its text colour, so no pair depends on the JupyterLab theme.
+INK = "#1a1a1a"
+PAPER = "#ffffff"
+MUTED = "#595959"
+
+#: A wrapper that lets a wide table scroll sideways inside its box instead of overflowing it.
+SCROLL_X = "max-width:100%;overflow-x:auto"
+
 _CARD = (
     "display:inline-block;min-width:2.1em;padding:.25em .35em;margin:1px;border:1px solid #555;"
     "border-radius:.3em;background:#fffdf5;text-align:center;font-weight:600;"
+    f"color:{INK};"
 )
 _RUN = "display:inline-block;margin-right:.6em;padding:1px;border-radius:.35em;background:#dde8f5;"
+_RUN += f"color:{INK};"
 
 
 def card_html(card: int, big: bool = False) -> str:
@@ -36,7 +47,7 @@ def card_html(card: int, big: bool = False) -> str:
 def hand_html(cards: Sequence[int]) -> str:
     """A hand grouped into runs (each run scores its lowest card)."""
     if not cards:
-        return '<span style="color:#888">no cards</span>'
+        return f'<span style="color:{MUTED}">no cards</span>'
     return "".join(
         f'<span style="{_RUN}" title="run scores {r[0]}">'
         + "".join(card_html(c) for c in r)
@@ -65,14 +76,15 @@ def _table(
         if scores is not None:
             row += f"<td style='text-align:right'><b>{escape(scores[i])}</b></td>"
         rows.append(row + "</tr>")
-    return f"<table>{head}{''.join(rows)}</table>"
+    return f"<table style='background:{PAPER};color:{INK}'>{head}{''.join(rows)}</table>"
 
 
 def _header(active_card: int | None, pot: int, cards_left: int) -> str:
     if active_card is None:
-        return "<div><b>Round over</b></div>"
+        return f"<div style='background:{PAPER};color:{INK}'><b>Round over</b></div>"
     return (
-        f"<div style='margin:.3em 0'>{card_html(active_card, big=True)}"
+        f"<div style='margin:.3em 0;background:{PAPER};color:{INK}'>"
+        f"{card_html(active_card, big=True)}"
         f"<span style='font-size:1.4em;margin-left:.6em'>pot: <b>{pot}</b> "
         f"chip{'s' * (pot != 1)}</span>"
         f"<span style='margin-left:1em;color:#555'>{cards_left} cards face down</span></div>"
@@ -213,7 +225,10 @@ def seats_html(
         )
         if acting:
             bg = YOUR_TURN_BG if i == view.seat else TO_ACT_BG
-            style = f" class='nothanks-to-act' style='background:{bg};outline:2px solid #d9a400'"
+            style = (
+                f" class='nothanks-to-act' style='background:{bg};color:{INK};"
+                "outline:2px solid #d9a400'"
+            )
             mark = " ▶"
         else:
             style, mark = "", ""
@@ -225,15 +240,22 @@ def seats_html(
             f"<td style='{_NUM}'><b>{score}</b></td>"
             f"<td class='nothanks-last' style='{_CELL}color:#444'>{escape(last)}</td></tr>"
         )
-    return f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
+    table = f"border-collapse:collapse;background:{PAPER};color:{INK}"
+    # A narrow page (a phone, 390 px) scrolls the seat table sideways instead of clipping it.
+    body = f"<table style='{table}'>{head}{''.join(rows)}</table>"
+    return f"<div style='{SCROLL_X}'>{body}</div>"
 
 
 def active_html(view: PlayerView) -> str:
     """The active card and the chips on it, large."""
     if view.active_card is None:
-        return "<div style='font-size:1.4em;margin:.3em 0'><b>Round over</b></div>"
+        return (
+            f"<div style='font-size:1.4em;margin:.3em 0;background:{PAPER};color:{INK}'>"
+            "<b>Round over</b></div>"
+        )
     return (
-        f"<div style='margin:.4em 0'>{card_html(view.active_card, big=True)}"
+        f"<div style='margin:.4em 0;background:{PAPER};color:{INK}'>"
+        f"{card_html(view.active_card, big=True)}"
         f"<span style='font-size:1.6em;margin-left:.6em'>pot: <b>{view.pot}</b> "
         f"chip{'s' * (view.pot != 1)}</span>"
         f"<span style='margin-left:1em;color:#555'>{view.cards_left} cards face down</span>"

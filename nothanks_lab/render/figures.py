@@ -9,6 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+#: The Okabe-Ito colour-blind-safe palette (issue 23, item 8): every figure's colours come
+#: from it, so no meaning rests on a red/green pair.
+OKABE_ITO = {
+    "blue": "#0072B2",
+    "orange": "#E69F00",
+    "bluish_green": "#009E73",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+    "sky_blue": "#56B4E9",
+    "yellow": "#F0E442",
+    "black": "#000000",
+}
+
 
 def plotly_js_html() -> str:
     """plotly.js from the installed plotly package, as one inline script (no CDN).
@@ -59,7 +72,7 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
     fig.add_bar(
         x=labels,
         y=list(chances.values()),
-        marker_color="#2ca02c",
+        marker_color=OKABE_ITO["bluish_green"],
         hovertemplate="gap %{x}: %{y:.1%}<extra></extra>",
         name="gap can be filled",
     )

@@ -29,13 +29,16 @@ def status_html(phase: str, names: Sequence[str], view: PlayerView, failed: str 
             f"{view.active_card} with its {pot} chip{'s' * (pot != 1)}, or say No thanks! "
             "(costs 1 chip)."
         )
-        style = f"background:{YOUR_TURN_BG};border-left:6px solid #d9a400;padding:.4em .6em"
+        style = (
+            f"background:{YOUR_TURN_BG};color:#1a1a1a;"
+            "border-left:6px solid #d9a400;padding:.4em .6em"
+        )
     elif phase == "bot":
         text = f"{escape(names[view.current_player or 0])} is thinking…"
-        style = "padding:.4em .6em;color:#555"
+        style = "padding:.4em .6em;color:#555555;background:#ffffff"
     elif phase == "failed":
         text = f"<b style='color:#b00'>{escape(failed)} failed</b>: see the message below."
-        style = "padding:.4em .6em"
+        style = "padding:.4em .6em;background:#ffffff;color:#1a1a1a"
     elif phase == "round_over":
         text = "<b>Round over.</b> Press Next round to go on, or Play again for a new match."
         style = "padding:.4em .6em"
@@ -63,12 +66,12 @@ def log_html(lines: Sequence[str]) -> str:
 
 def notice_html(text: str) -> str:
     """A short notice (a refused click, a forced move) in amber."""
-    return f"<span style='color:#a15c00'>{escape(text)}</span>" if text else ""
+    return f"<span style='color:#8a4f00;background:#ffffff'>{escape(text)}</span>" if text else ""
 
 
 def warning_html(text: str) -> str:
     """A short warning in red and bold (a forced move)."""
-    return f"<b style='color:#b00'>{escape(text)}</b>"
+    return f"<b style='color:#b00;background:#ffffff'>{escape(text)}</b>"
 
 
 def error_html(message: str) -> str:
@@ -77,7 +80,8 @@ def error_html(message: str) -> str:
         return ""
     return (
         "<div class='nothanks-error' style='color:#8a1010;background:#fdecec;"
-        f"border-left:4px solid #c33;padding:.25em .6em;margin:.2em 0'>⚠ {escape(message)}</div>"
+        f"border-left:4px solid #c33;padding:.25em .6em;margin:.2em 0'>"
+        f"<b>!</b> {escape(message)}</div>"
     )
 
 

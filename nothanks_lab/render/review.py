@@ -18,19 +18,20 @@ if TYPE_CHECKING:
 
 #: Colour of each review label, from good to bad (the markers of `plots.plot_review`).
 LABEL_COLORS = {
-    "good": "#2ca02c",
-    "inaccuracy": "#e6b800",
-    "mistake": "#ff7f0e",
-    "blunder": "#d62728",
+    # Okabe-Ito (colour-blind safe), with dark text on each badge.
+    "good": "#009E73",
+    "inaccuracy": "#F0E442",
+    "mistake": "#E69F00",
+    "blunder": "#D55E00",
 }
 
 
 def label_html(label: str) -> str:
     """A review label as a small coloured badge."""
-    color = LABEL_COLORS.get(label, "#777")
+    color = LABEL_COLORS.get(label, "#BBBBBB")
     return (
         f"<span class='nothanks-label' data-label='{escape(label)}' style='display:inline-block;"
-        f"padding:0 .45em;border-radius:.6em;background:{color};color:white;font-weight:600'>"
+        f"padding:0 .45em;border-radius:.6em;background:{color};color:#000000;font-weight:600'>"
         f"{escape(label)}</span>"
     )
 
@@ -63,7 +64,7 @@ def review_html(review: Review, current_step: int | None = None) -> str:
     rows = []
     for m in review.moves:
         here = current_step == m.index + 1
-        style = f" style='background:{TO_ACT_BG}'" if here else ""
+        style = f" style='background:{TO_ACT_BG};color:#1a1a1a'" if here else ""
         rows.append(
             f"<tr class='nothanks-move' data-step='{m.index + 1}' data-label='{m.label}'{style}>"
             f"<td style='{_NUM}'>{m.index + 1}</td><td style='{_NUM}'>{m.card}</td>"

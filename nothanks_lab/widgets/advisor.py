@@ -20,6 +20,7 @@ from ..validate import (
     check_int,
     check_number,
     check_rules,
+    write_atomic,
 )
 from .common import _WRAP, ErrorLine
 
@@ -189,7 +190,7 @@ class Advisor:
     def save(self, path: str | Path) -> Path:
         """Write the round so far to `path` as a round document (`Game.to_json`'s format)."""
         path = Path(path)
-        path.write_text(self.session.to_json(), encoding="utf-8")
+        write_atomic(path, self.session.to_json())
         return path
 
     # ----------------------------------------------------------------- drawing
@@ -223,16 +224,22 @@ class Advisor:
         self.card.disabled = self.card_button.disabled = phase != "card"
         self.undo_button.disabled = not s.entries
         if s.is_my_turn:
-            seed = np.random.SeedSequence([self.seed, len(s.entries)])
+            # Issue 25, item 8: the old advice goes first, so nothing stale shows while this
+            # position is worked out, and the result is shown only if the position is the same.
+            position = len(s.entries)
+            self.hints.value = render.placeholder_html("Working out the advice for this move…")
+            seed = np.random.SeedSequence([self.seed, position])
             ev = s.evaluate(seed=seed, budget_s=self.hint_budget_s)
-            self.hints.value = render.hints_html(view, names, render.position_evaluation_html(ev))
+            if len(s.entries) == position and s.is_my_turn:
+                html = render.position_evaluation_html(ev)
+                self.hints.value = render.hints_html(view, names, html)
         else:
             self.hints.value = render.placeholder_html(
                 "The advice shows on your turn, with a card face up."
             )
         self.save_link.value = (
             render.download_link_html(
-                s.to_json(), s.file_name(), "💾 Save this round for review (JSON)"
+                s.to_json(), s.file_name(), "Save this round for review (JSON)"
             )
             if phase == "over"
             else ""

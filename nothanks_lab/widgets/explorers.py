@@ -76,7 +76,7 @@ class ProbabilityExplorer:
         for c, b in self.cards.items():
             b.on_click(self.errors.guard(functools.partial(self._on_card, c), clear=True))
         self.clear_button = W.Button(description="Clear all")
-        self.clear_button.on_click(self.errors.guard(lambda _: self.set_cards((), ()), clear=True))
+        self.clear_button.on_click(self.errors.guard(lambda _: self.clear_all(), clear=True))
         self.summary = W.HTML()
         self.summary.add_class("nothanks-summary")
         self.in_play = FigureArea(height=400)
@@ -108,6 +108,12 @@ class ProbabilityExplorer:
             sorted(mine), sorted(seen), self.rules, taken=sorted(seen)
         )
         return _readable_cards(fig1), gap_chances_figure(chances, sorted(mine))
+
+    def clear_all(self) -> None:
+        """Forget every marked card and go back to marking cards "in my hand" (so the next
+        click on the grid visibly marks a card)."""
+        self.set_cards((), ())
+        self.mode.value = "mine"
 
     def set_cards(self, hand: Sequence[int] = (), seen: Sequence[int] = ()) -> None:
         """Mark `hand` as mine and `seen` as taken by others; nothing changes on a bad marking."""
@@ -277,7 +283,8 @@ class ChipValueExplorer:
             marker={"size": 18, "symbol": "x", "color": "gold", "line": {"width": 2}},
             name=f"card {card}, pot {pot}",
         )
-        fig.update_yaxes(dtick=2)
+        # Only real cards on the axis (3..35 in the standard rules), not 2 and 36.
+        fig.update_yaxes(dtick=2, tick0=r.low_card, range=[r.low_card - 0.5, r.high_card + 0.5])
         fig.update_layout(margin={"l": 60, "r": 20, "t": 70, "b": 50})
         return fig
 

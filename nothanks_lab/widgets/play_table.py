@@ -439,6 +439,9 @@ class PlayTable(TableSetup, RoundFiles):
             view, s.names, hide, self.notes, s.last_moves(), s.to_act
         )
         my_turn = phase == "human"
+        # Issue 25, item 9: once the round is over the move buttons and Hints go away.
+        for button in (self.take_button, self.pass_button, self.hint_toggle):
+            button.layout.display = "none" if over else ""
         self.take_button.disabled = not my_turn
         self.pass_button.disabled = not (my_turn and view.can_pass)
         if my_turn and not view.can_pass:
@@ -454,7 +457,7 @@ class PlayTable(TableSetup, RoundFiles):
             seed = int(s.seed) * 1000 + len(game.history)
             evaluation = evaluation_html(view, seed, field=field, assumed=assumed)
             self.hints.value = render.hints_html(view, s.names, evaluation)
-        elif self.hint_toggle.value:
+        elif self.hint_toggle.value and not over:
             self.hints.value = render.placeholder_html("Hints show on your turn.")
         else:
             self.hints.value = ""

@@ -18,8 +18,8 @@ class ReplayPanel:
     """Step through a round move by move, each step drawing the table as it was.
 
     Shows a `nothanks_lab.table.RoundReplay` (the model: the round after each move) with
-    `render.replay_html`. Buttons ``⏮ First`` (the deal), ``◀ Previous``, ``Next ▶`` and
-    ``Last ⏭`` (the end), and with a review a menu of the reviewed moves to jump to.
+    `render.replay_html`. Buttons ``« First`` (the deal), ``◀ Previous``, ``Next ▶`` and
+    ``Last »`` (the end), and with a review a menu of the reviewed moves to jump to.
     `on_step` is called with each step shown.
     """
 
@@ -28,10 +28,10 @@ class ReplayPanel:
         self.step = 0
         self.on_step = on_step
         self.errors = ErrorLine()
-        self.first_button = W.Button(description="⏮ First", tooltip="the deal, before any move")
+        self.first_button = W.Button(description="« First", tooltip="the deal, before any move")
         self.previous_button = W.Button(description="◀ Previous", tooltip="one move back")
         self.next_button = W.Button(description="Next ▶", tooltip="one move on")
-        self.last_button = W.Button(description="Last ⏭", tooltip="the end of the round")
+        self.last_button = W.Button(description="Last »", tooltip="the end of the round")
         for b in (self.first_button, self.previous_button, self.next_button, self.last_button):
             b.layout = W.Layout(width="auto")
         self.jump = W.Dropdown(options=[], description="my moves", layout=W.Layout(width="22em"))

@@ -18,6 +18,7 @@ import ipywidgets as W
 from .. import render
 from ..engine import IllegalActionError
 from ..table import RoundReplay, TableSession
+from ..validate import write_atomic
 from .common import _WRAP, ErrorLine, plain_message
 from .replay import ReplayPanel
 
@@ -43,6 +44,8 @@ class RoundFiles:
         self.load_upload = W.FileUpload(
             accept=".json", multiple=False, description="Load a round", icon="upload"
         )
+        self.loaded_info = W.HTML()  # which file was loaded, and what it holds
+        self._loaded = ""
         self.replay_panel = ReplayPanel(on_step=self._on_replay_step)
         self.review_view = W.HTML(layout=W.Layout(flex="1 1 28em", min_width="22em"))
         self.review_area = W.Box(
@@ -50,7 +53,13 @@ class RoundFiles:
             layout=W.Layout(display="none", flex_flow="row wrap", width="100%"),
         )
         self.files_box = W.Box(
-            [self.review_button, self.save_link, self.load_upload, self.review_status],
+            [
+                self.review_button,
+                self.save_link,
+                self.load_upload,
+                self.loaded_info,
+                self.review_status,
+            ],
             layout=_WRAP,
         )
         # Stable hooks for the real-browser test and for notebook CSS.
@@ -106,6 +115,10 @@ class RoundFiles:
         with self._lock:
             self.clear_review()
             replay = RoundReplay(game, names, seat=seat)
+        self._loaded = (
+            f"a {game.n_players}-seat round of {len(game.history)} moves; "
+            f"reviewing {names[seat]}'s {n} decisions"
+        )
         return self._start_review(replay, work, n, background)
 
     def _check_no_review_running(self) -> None:
@@ -175,6 +188,7 @@ class RoundFiles:
         self.replay_panel.clear()
         self.review_view.value = ""
         self.review_status.value = ""
+        self.loaded_info.value = ""
         self.review_area.layout.display = "none"
 
     def _on_upload(self, change: Mapping[str, Any]) -> None:
@@ -188,6 +202,8 @@ class RoundFiles:
             raise ValueError(f"{item.get('name', 'the file')}: {plain_message(exc)}") from None
         else:
             self.errors.clear()
+            name = item.get("name", "the file")
+            self.loaded_info.value = render.small_html(f"Loaded {name}: {self._loaded}")
         finally:
             self.load_upload.value = ()  # so the same file can be loaded again
 
@@ -201,11 +217,11 @@ class RoundFiles:
         if key != self._save_key:
             self._save_key = key
             self.save_link.value = render.download_link_html(
-                s.round_json(), s.file_name(), "💾 Save this round (JSON)"
+                s.round_json(), s.file_name(), "Save this round (JSON)"
             )
 
     def save(self, path: str | Path) -> Path:
         """Write the round on the table to `path` as a round document (`Game.to_json`)."""
         path = Path(path)
-        path.write_text(self.session.round_json(), encoding="utf-8")
+        write_atomic(path, self.session.round_json())
         return path
