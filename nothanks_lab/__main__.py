@@ -164,6 +164,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--ip", default="127.0.0.1", help="address to bind; 0.0.0.0 for a network")
     c.add_argument("--students", type=int, default=30, help="kernels to preheat (default 30)")
     c.add_argument("--notebook", default=None, help="app page (notebooks/play_table_app.ipynb)")
+    c.add_argument("--cull-idle-timeout", type=int, default=600, help="seconds (default 600)")
 
     r = sub.add_parser(
         "review",
@@ -392,7 +393,12 @@ def run(argv: Sequence[str] | None = None) -> str:
         from .serve import check_settings, serve_class
 
         settings = check_settings(
-            port=args.port, ip=args.ip, students=args.students, notebook=args.notebook
+            port=args.port,
+            ip=args.ip,
+            students=args.students,
+            notebook=args.notebook,
+            cull_idle_timeout=args.cull_idle_timeout,
+            cull_interval=min(60, args.cull_idle_timeout),
         )
         return f"serve-class ended (status {serve_class(settings)})"
     if args.command == "bots":
