@@ -58,7 +58,7 @@ def memory(procs: list[psutil.Process]) -> tuple[float, float]:
     return (statistics.median(rss), statistics.median(pss)) if rss else (0.0, 0.0)
 
 
-async def one_page(browser, url: str, moves: int, timeout: float) -> dict:  # type: ignore[no-untyped-def]
+async def one_page(browser, url: str, moves: int, timeout: float) -> dict:
     ctx = await browser.new_context()
     page = await ctx.new_page()
     t0 = time.perf_counter()

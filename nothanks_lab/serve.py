@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 DEFAULT_NOTEBOOK = Path("notebooks") / "play_table_app.ipynb"
 TEMPLATE = "nothanks"
@@ -167,7 +168,7 @@ def _kill_tree_left(pids: set[int]) -> int:
     return len(left)
 
 
-def serve_class(s: ServeSettings, *, stream=None) -> int:  # type: ignore[no-untyped-def]
+def serve_class(s: ServeSettings, *, stream: TextIO | None = None) -> int:
     """Run Voilà for a class until Ctrl-C (or Voilà exits); return Voilà's exit status."""
     import psutil
 

@@ -21,11 +21,10 @@ from pathlib import Path
 import nbformat
 import psutil
 import pytest
+from browser_support import CHROMIUM, CHROMIUM_ARGS, free_port
 
 from nothanks_lab.__main__ import main
 from nothanks_lab.serve import check_settings, voila_command, voila_env
-
-from browser_support import CHROMIUM, CHROMIUM_ARGS, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,7 +106,7 @@ async def _open_and_close(url: str, n: int) -> list[bool]:
         ctxs = [await browser.new_context() for _ in range(n)]
         pages = [await c.new_page() for c in ctxs]
 
-        async def table(page) -> bool:  # type: ignore[no-untyped-def]
+        async def table(page) -> bool:
             await page.goto(url, timeout=120_000)
             take = page.get_by_role("button", name="Take", exact=True)
             await take.first.wait_for(state="visible", timeout=120_000)
