@@ -129,14 +129,18 @@ def main() -> int:
                 print("server did not become ready")
                 return 1
             time.sleep(1)
-        quiet = 0  # pooled kernels have run the page: their CPU stays near zero for 3 s
+        quiet, last = 0, -1.0  # pooled kernels have run the page: their CPU time stops growing
         while quiet < 3 and time.perf_counter() - t0 < 120 + 15 * pool:
-            ks = kernels(root)
-            for k in ks:
-                k.cpu_percent(None)
-            time.sleep(1)
-            busy = sum(k.cpu_percent(None) for k in ks if k.is_running())
-            quiet = quiet + 1 if busy < 10 else 0
+            used = 0.0
+            for k in kernels(root):
+                try:
+                    c = k.cpu_times()
+                    used += c.user + c.system
+                except psutil.NoSuchProcess:
+                    pass
+            quiet = quiet + 1 if used - last < 0.3 else 0
+            last = used
+            time.sleep(2)
         rss, pss = memory(kernels(root))
         print(f"pool of {pool} ready in {time.perf_counter() - t0:.0f} s")
         res = asyncio.run(wave(f"http://127.0.0.1:{port}/", a.students, a.moves, a.timeout))
