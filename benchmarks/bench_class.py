@@ -152,6 +152,9 @@ def main() -> int:
         print(
             f"students {a.students}: tables {len(ok)}/{a.students}, failures {len(res) - len(ok)}"
         )
+        errors = sorted({str(r.get("error")) for r in res if not r["ok"]})
+        if errors:
+            print(f"failure kinds: {', '.join(errors)}")
         if tt:
             print(f"time to table median {statistics.median(tt):.2f} s, max {max(tt):.2f} s")
         if cl:
