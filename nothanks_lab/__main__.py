@@ -179,6 +179,12 @@ def _parser() -> argparse.ArgumentParser:
     common(u)
 
     sub.add_parser("bots", help="list the registered bots and their parameters")
+    c = sub.add_parser("serve-class", help="serve the play table to a class with Voila")
+    c.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+    c.add_argument("--ip", default="127.0.0.1", help="address to bind; 0.0.0.0 for a network")
+    c.add_argument("--students", type=int, default=30, help="kernels to preheat (default 30)")
+    c.add_argument("--notebook", default=None, help="app page (notebooks/play_table_app.ipynb)")
+    c.add_argument("--cull-idle-timeout", type=int, default=600, help="seconds (default 600)")
 
     r = sub.add_parser(
         "review",
@@ -409,6 +415,18 @@ def _review(args: argparse.Namespace) -> str:
 def run(argv: Sequence[str] | None = None) -> str:
     """Run the command line on `argv` and return what it prints (`ValueError` on bad input)."""
     args = _parser().parse_args(argv)
+    if args.command == "serve-class":
+        from .serve import check_settings, serve_class
+
+        settings = check_settings(
+            port=args.port,
+            ip=args.ip,
+            students=args.students,
+            notebook=args.notebook,
+            cull_idle_timeout=args.cull_idle_timeout,
+            cull_interval=min(60, args.cull_idle_timeout),
+        )
+        return f"serve-class ended (status {serve_class(settings)})"
     if args.command == "bots":
         return _bots_listing()
     if args.command == "review":

@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tournaments", ("tournaments", "parallel")),
     ("presentation", ("render", "plots", "lessons", "league")),
     # "" is nothanks_lab/__init__.py
-    ("apps", ("widgets", "table", "advisor", "kit", "__main__", "")),
+    ("apps", ("widgets", "table", "advisor", "kit", "__main__", "serve", "")),
 )
 
 #: Imports that go up a layer or close a cycle, each with why it is tolerated and what edit

@@ -1,0 +1,217 @@
+"""Serve the play table to a whole class from one machine: ``nothanks-lab serve-class``.
+
+This module turns the issue-31 findings into one command. It starts Voilà (as a child process)
+on the app page (``notebooks/play_table_app.ipynb`` by default) with the offline ``nothanks``
+template, a preheated kernel pool sized from the number of students (Voilà runs the page in
+each pooled kernel before anyone arrives, so a page load only hands out a ready kernel), culling
+of idle kernels, IOPub/kernel timeouts long enough for a loaded machine, and ipc transport for
+kernels (no TCP ports, so no ``Address already in use`` race when many kernels start at once).
+The template fixes the refused shutdown beacon (see its ``xsrf`` block). Ctrl-C stops Voilà,
+which shuts its kernels down; any kernel process still alive after that is killed, so none is
+left. Argument checks run before anything starts and raise ``ValueError`` (exit 2 in the CLI).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+DEFAULT_NOTEBOOK = Path("notebooks") / "play_table_app.ipynb"
+TEMPLATE = "nothanks"
+MAX_STUDENTS = 500
+#: Seconds a kernel with no activity is kept before it is culled (documented in the README).
+CULL_IDLE_TIMEOUT = 600
+CULL_INTERVAL = 60
+
+_REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """What ``serve-class`` runs: checked arguments and the resolved paths."""
+
+    notebook: Path
+    port: int
+    ip: str
+    students: int
+    cull_idle_timeout: int = CULL_IDLE_TIMEOUT
+    cull_interval: int = CULL_INTERVAL
+
+
+def _jupyter_share() -> Path:
+    """The ``share/jupyter`` folder holding the offline template (checkout or installed)."""
+    for base in (_REPO / "share" / "jupyter", Path(sys.prefix) / "share" / "jupyter"):
+        if (base / "voila" / "templates" / TEMPLATE).is_dir():
+            return base
+    raise ValueError(
+        f"the Voilà template {TEMPLATE!r} was not found in {_REPO / 'share/jupyter'} "
+        f"or {Path(sys.prefix) / 'share/jupyter'}; install the package with its data files "
+        "(pip install '.[class]')"
+    )
+
+
+def check_settings(
+    *,
+    port: int = 8866,
+    ip: str = "127.0.0.1",
+    students: int = 30,
+    notebook: str | os.PathLike[str] | None = None,
+    cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
+    cull_interval: int = CULL_INTERVAL,
+) -> ServeSettings:
+    """Check every argument of ``serve-class``; ``ValueError`` naming the bad one."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ValueError(f"--port must be an integer from 1 to 65535, got {port!r}")
+    if isinstance(students, bool) or not isinstance(students, int):
+        raise ValueError(f"--students must be an integer, got {students!r}")
+    if not 1 <= students <= MAX_STUDENTS:
+        raise ValueError(f"--students must be from 1 to {MAX_STUDENTS}, got {students}")
+    if not isinstance(ip, str) or not ip:
+        raise ValueError(f"--ip must be an address such as 127.0.0.1 or 0.0.0.0, got {ip!r}")
+    try:
+        socket.getaddrinfo(ip, None)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ValueError(f"--ip {ip!r} is not an address of this machine's kind: {e}") from None
+    for name, value in (("cull_idle_timeout", cull_idle_timeout), ("cull_interval", cull_interval)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+    path = Path(notebook) if notebook is not None else DEFAULT_NOTEBOOK
+    if not path.is_absolute() and not path.exists() and (_REPO / path).exists():
+        path = _REPO / path
+    if path.suffix != ".ipynb" or not path.is_file():
+        raise ValueError(f"--notebook must be an existing .ipynb file, got {str(path)!r}")
+    return ServeSettings(
+        notebook=path.resolve(),
+        port=port,
+        ip=ip,
+        students=students,
+        cull_idle_timeout=cull_idle_timeout,
+        cull_interval=cull_interval,
+    )
+
+
+def voila_command(s: ServeSettings) -> list[str]:
+    """The Voilà command line for these settings (run with the current interpreter)."""
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        str(s.notebook),
+        f"--template={TEMPLATE}",
+        "--no-browser",
+        f"--port={s.port}",
+        f"--Voila.ip={s.ip}",
+        "--Voila.port_retries=0",
+        # One kernel per expected student, each running the page before anyone arrives;
+        # Voilà refills the pool as pages take kernels.
+        "--preheat_kernel=True",
+        f"--pool_size={s.students}",
+        # Refill after the arrival burst, not during it: on 2 cores, 30 refills started at once
+        # compete with the pages being served (measured: time to table grew several-fold).
+        "--VoilaKernelManager.fill_delay=30",
+        # Kernels talk over Unix sockets: no TCP port to race for at 30 simultaneous starts.
+        "--KernelManager.transport=ipc",
+        # Idle kernels (a tab left open, a beacon lost) are culled; pooled kernels are not.
+        f"--MappingKernelManager.cull_idle_timeout={s.cull_idle_timeout}",
+        f"--MappingKernelManager.cull_interval={s.cull_interval}",
+        "--MappingKernelManager.cull_connected=False",
+        # A loaded machine answers slowly: wait for outputs instead of dropping them.
+        "--VoilaExecutor.iopub_timeout=60",
+        "--VoilaExecutor.timeout=300",
+        "--VoilaExecutor.startup_timeout=300",
+    ]
+
+
+def voila_env(s: ServeSettings) -> dict[str, str]:
+    """The environment for Voilà: the offline template first on ``JUPYTER_PATH``."""
+    env = dict(os.environ)
+    share = str(_jupyter_share())
+    old = env.get("JUPYTER_PATH")
+    env["JUPYTER_PATH"] = share + (os.pathsep + old if old else "")
+    return env
+
+
+def addresses(s: ServeSettings) -> list[str]:
+    """The addresses to give students for these settings."""
+    if s.ip not in ("0.0.0.0", "::", ""):
+        host = f"[{s.ip}]" if ":" in s.ip else s.ip
+        return [f"http://{host}:{s.port}/"]
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found = sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
+    except OSError:
+        pass
+    return [f"http://{a}:{s.port}/" for a in found] or [f"http://{socket.gethostname()}:{s.port}/"]
+
+
+def _kill_tree_left(pids: set[int]) -> int:
+    """Kill the given processes if still alive (kernels Voilà did not stop); how many."""
+    import psutil
+
+    left = []
+    for pid in pids:
+        try:
+            p = psutil.Process(pid)
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                left.append(p)
+        except psutil.NoSuchProcess:
+            continue
+    for p in left:
+        p.kill()
+    psutil.wait_procs(left, timeout=5)
+    return len(left)
+
+
+def serve_class(s: ServeSettings, *, stream: TextIO | None = None) -> int:
+    """Run Voilà for a class until Ctrl-C (or Voilà exits); return Voilà's exit status."""
+    import psutil
+
+    out = stream if stream is not None else sys.stdout
+    env = voila_env(s)
+    proc = subprocess.Popen(voila_command(s), env=env, start_new_session=True)
+    print(
+        f"Serving {s.notebook.name} to {s.students} students; give them: "
+        + "  ".join(addresses(s))
+        + f"\n(preheating {s.students} kernels first; idle kernels are culled after "
+        f"{s.cull_idle_timeout} s; Ctrl-C stops the server and every kernel)",
+        file=out,
+        flush=True,
+    )
+    seen: set[int] = set()
+    try:
+        while proc.poll() is None:
+            try:
+                seen.update(c.pid for c in psutil.Process(proc.pid).children(recursive=True))
+            except psutil.NoSuchProcess:
+                break
+            time.sleep(1.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)  # Voilà stops its server and shuts kernels down
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        killed = _kill_tree_left(seen)
+        print(
+            "Stopped: no kernel left"
+            + (f" ({killed} killed after Voilà stopped)" if killed else ""),
+            file=out,
+            flush=True,
+        )
+    return 0 if proc.returncode in (0, -signal.SIGINT, 130) else int(proc.returncode or 0)
