@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["BUILTIN_COLOR", "STUDENT_COLOR", "LeagueResult"]
 
 #: Bar colours of the leaderboard: student bots, built-in bots.
-STUDENT_COLOR, BUILTIN_COLOR = "#ff7f0e", "#1f77b4"
+STUDENT_COLOR, BUILTIN_COLOR = "#E69F00", "#0072B2"  # Okabe-Ito orange and blue
 
 
 # --------------------------------------------------------------------------- the league

@@ -55,7 +55,8 @@ class Exercise:
 
     def _repr_html_(self) -> str:
         return (
-            "<div style='border-left:4px solid #1f77b4;padding:.3em .8em;margin:.3em 0'>"
+            "<div style='border-left:6px solid #0072B2;padding:.3em .8em;margin:.3em 0;"
+            "background:#fffdf5;color:#1a1a1a'>"
             f"<b>Exercise <code>{html.escape(self.key)}</code></b><br>"
             f"{html.escape(self.question)}</div>"
         )
@@ -67,7 +68,9 @@ _MARK = {
     "wrong": "✘ Not yet",
     "unanswered": "… Not answered yet",
 }
-_COLOUR = {"right": "#2ca02c", "close": "#ff7f0e", "wrong": "#d62728", "unanswered": "#7f7f7f"}
+# Okabe-Ito hues (render.figures.OKABE_ITO) for the border; the words say the verdict, so no
+# meaning rests on colour, and the text itself is dark ink on a light card on any theme.
+_COLOUR = {"right": "#009E73", "close": "#E69F00", "wrong": "#D55E00", "unanswered": "#7f7f7f"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,6 @@ class Feedback:
     def _repr_html_(self) -> str:
         colour = _COLOUR[self.status]
         return (
-            f"<div style='border-left:4px solid {colour};padding:.3em .8em;margin:.3em 0'>"
-            f"<b style='color:{colour}'>{html.escape(str(self))}</b></div>"
+            f"<div style='border-left:6px solid {colour};padding:.3em .8em;margin:.3em 0;"
+            f"background:#fffdf5;color:#1a1a1a'><b>{html.escape(str(self))}</b></div>"
         )
