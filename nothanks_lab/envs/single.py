@@ -138,7 +138,8 @@ class NoThanksEnv(gym.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:  # an unseeded randomized opponent draws from the reset's seed
-            self.opponents = list(seed_field(self._given, check_seed(seed)))
+            check_seed(seed)
+            self.opponents = list(seed_field(self._given, seed))
         self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng, options)
         self._play_opponents()
         while self.game.is_over:  # opponents took every card before the agent's turn
