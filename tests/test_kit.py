@@ -24,9 +24,10 @@ import pytest
 
 import nothanks_lab
 from nothanks_lab import kit, lessons
+from nothanks_lab.kit.notebooks import is_lesson
 
 NOTEBOOKS = Path(nothanks_lab.__file__).resolve().parents[1] / "notebooks"
-LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb") if is_lesson(p))
 HANDOUT = "03_runs_exact_vs_simulated"  # small (a few seconds to run), three plotly figures
 BIN = Path(sys.executable).parent
 # Calls that would hand a student an exercise's answer (checked independently of the kit).

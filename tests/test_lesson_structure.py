@@ -20,12 +20,12 @@ import nbformat
 import pytest
 
 from nothanks_lab import lessons
-from nothanks_lab.kit.notebooks import TEACHER_TAGS, exercise_cells, student_notebook
+from nothanks_lab.kit.notebooks import TEACHER_TAGS, exercise_cells, is_lesson, student_notebook
 from nothanks_lab.kit.notes import LESSON_NOTES, PERIOD_MINUTES
 from nothanks_lab.lessons.keys import _solution
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if is_lesson(p))
 ENRICHMENT = {"06_perfect_play", "08_bot_lab_for_analysts"}
 ENRICHMENT_TEXT = "Enrichment: university / analysts, not a class period"
 STEMS = [p.stem for p in NOTEBOOKS]

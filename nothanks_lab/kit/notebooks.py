@@ -73,8 +73,14 @@ def find_notebooks(notebooks: str | Path | None = None) -> Path:
     return folder
 
 
+def is_lesson(path: Path) -> bool:
+    """Whether a notebook is a lesson: not hidden and not an app page (``*_app.ipynb``, such as
+    ``play_table_app.ipynb``, which holds only a widget for Voila)."""
+    return not path.name.startswith(".") and not path.stem.endswith("_app")
+
+
 def _lesson_paths(folder: Path, lessons: Sequence[str] | None) -> list[Path]:
-    paths = sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
+    paths = sorted(p for p in folder.glob("*.ipynb") if is_lesson(p))
     if lessons is None:
         return paths
     stems = {p.stem: p for p in paths}
