@@ -402,7 +402,7 @@ def test_play_table_round_to_play_again_in_lab(lab: Lab) -> None:
         assert passes == 1 and turns > 1
 
         # Item 4: the round's end shows every seat's score and last move, nobody highlighted,
-        # the move buttons off, and Play again, which deals a new round.
+        # the move buttons hidden, and Play again, which deals a new round.
         seats = panel.locator(".nothanks-table tr[data-seat]").count()
         assert seats == 4
         rows = final.locator("table tr").all_inner_texts()[1:]
@@ -411,7 +411,7 @@ def test_play_table_round_to_play_again_in_lab(lab: Lab) -> None:
         last = panel.locator(".nothanks-table .nothanks-last").all_inner_texts()
         assert len(last) == seats and all(t.strip() for t in last), last
         assert page.evaluate(ACTING) == []
-        assert take.is_disabled() and no_thanks.is_disabled()
+        assert not take.is_visible() and not no_thanks.is_visible()  # hidden once it is over
         assert again.is_visible()
         no_tracebacks(panel)
         again.click()
