@@ -52,9 +52,12 @@ _MAX_MESSAGE = 1 << 20
 class BotProcessError(Exception):
     """A student's bot failed in its own process: `problem` and `advice` are for its author."""
 
-    def __init__(self, problem: str, advice: str) -> None:
-        super().__init__(problem)
+    def __init__(self, problem: str, advice: str = "") -> None:
+        super().__init__(problem, advice)  # both in args, so it pickles intact
         self.problem, self.advice = problem, advice
+
+    def __str__(self) -> str:
+        return self.problem
 
 
 def _view_facts(view: PlayerView) -> list[Any]:
