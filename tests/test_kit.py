@@ -545,11 +545,11 @@ def test_quiz_answers_recomputed_independently() -> None:
     total = comb(33, 9)
     p02 = answers("02_chances_under_removed_cards")
     assert p02 == [
-        Fraction(comb(32, 9), total),
+        1 - Fraction(comb(32, 9), total),
         Fraction(comb(31, 9), total),
         Fraction(23 - 9, 23),  # cards 3..12 seen: 23 unseen, 9 of them removed
-        Fraction(comb(30, 9), total),
-        Fraction(3 * comb(30, 8), total),
+        Fraction(comb(29, 9), total),
+        Fraction(3 * comb(30, 7), total),
     ]
     counts = _tiny_run_counts(1, 5, 2)
     ways = sum(counts.values())
@@ -564,6 +564,17 @@ def test_quiz_answers_recomputed_independently() -> None:
     assert answers("01_play")[:3] == [5 + 12 + 20 - 4, 30 + 33, 25 - (25 + 27) - 3]
     assert answers("04_chip_value")[:4] == [22 - 5, 23 - 48 - 2, 20, 0]
     assert answers("07_bot_lab")[:2] == [50, Fraction(3, 10)]
+
+
+def test_a_quiz_does_not_repeat_its_lessons_exercises() -> None:
+    # A paper quiz checks the same skills on new numbers: no answer is an exercise's answer.
+    from nothanks_lab.kit import quizzes
+    from nothanks_lab.lessons import keys
+
+    for stem in quizzes.QUIZZES:
+        done = {keys._exact(k) for k in keys.exercises(stem)}
+        repeated = [q.text for q in quizzes.quiz(stem).questions if q.answer in done]
+        assert not repeated, (stem, repeated)
 
 
 @pytest.mark.parametrize("stem", sorted(set(LESSONS)))

@@ -305,6 +305,15 @@ def test_coarse_rounding_is_close_not_the_method_hint(
         assert "Hint" not in fb.message
 
 
+@pytest.mark.parametrize("answer", ["0.0", 0.0, "0", "0.00"])
+def test_a_zero_for_a_small_chance_says_it_is_not_zero(answer: object) -> None:
+    # 1/14 truncated to one place is 0.0, but a chance of 0 claims "never": wrong, and told why.
+    feedback = check_answer("tiny_single_run", answer)
+    assert feedback.status == "wrong"
+    assert "never happens" in feedback.message and "Hint" in feedback.message
+    assert check_answer("tiny_single_run", "0.07").status == "close"
+
+
 def test_a_percentage_rounded_coarsely_is_still_pointed_out() -> None:
     fb = check_answer("p28_after_20_seen", 30)  # 30% for 0.3077
     assert fb.status == "close" and "probability" in fb.message

@@ -120,10 +120,11 @@ def _quiz_02() -> Quiz:
     unseen = r.n_cards - len(seen)
     q = (
         Question(
-            "At the start of a round, what is the chance that the card 29 is in play "
-            "(not among the 9 removed)? Give a fraction.",
-            _exact(p.p_all_in_play([29])),
-            f"{r.n_in_play} of the {r.n_cards} cards are in play: {r.n_in_play}/{r.n_cards}.",
+            "At the start of a round, what is the chance that the card 29 is one of the 9 "
+            "removed? Give a fraction.",
+            _exact(1 - p.p_all_in_play([29])),
+            f"{r.n_removed} of the {r.n_cards} cards are removed: {r.n_removed}/{r.n_cards} = "
+            f"{Fraction(r.n_removed, r.n_cards)}.",
         ),
         Question(
             "At the start of a round, what is the chance that both 20 and 21 are in play?",
@@ -138,15 +139,16 @@ def _quiz_02() -> Quiz:
             f"of {unseen} are still to come.",
         ),
         Question(
-            "At the start of a round, what is the chance that none of 33, 34, 35 is removed?",
-            _exact(p.p_all_in_play([33, 34, 35])),
-            "24/33 × 23/32 × 22/31, or C(30,9)/C(33,9).",
+            "At the start of a round, what is the chance that none of 10, 11, 12, 13 is "
+            "removed?",
+            _exact(p.p_all_in_play([10, 11, 12, 13])),
+            "24/33 × 23/32 × 22/31 × 21/30, or C(29,9)/C(33,9).",
         ),
         Question(
-            "At the start of a round, what is the chance that exactly one of 33, 34, 35 is "
+            "At the start of a round, what is the chance that exactly two of 3, 4, 5 are "
             "removed?",
-            _exact(float(p.removed_count_pmf([33, 34, 35])[1])),
-            "Hypergeometric: C(3,1) × C(30,8) / C(33,9).",
+            _exact(float(p.removed_count_pmf([3, 4, 5])[2])),
+            "Hypergeometric: C(3,2) × C(30,7) / C(33,9).",
         ),
     )
     return Quiz("02_chances_under_removed_cards", "Quiz: chances under removed cards", q)

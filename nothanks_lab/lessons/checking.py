@@ -260,6 +260,14 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
                 f"{shown} looks like a percentage; give it as a probability, a number from 0 "
                 f"to 1 (e.g. {_plain(r.value)}% is {_plain(chance.value)}){coarse or '.'}",
             )
+    if ex.probability and r.value == 0 and exact != 0:
+        # "0.0" for 1/14: a truncation in form, but a chance of 0 says "never", which is false.
+        return Feedback(
+            ex.key,
+            "wrong",
+            f"{shown} would mean it never happens, but it can: the chance is not zero. "
+            f"Hint: {ex.hint}",
+        )
     if ex.probability and not 0 <= r.value <= 1:
         return Feedback(ex.key, "wrong", f"{shown} is not a chance: a chance lies between 0 and 1.")
     if ex.one_above is not None and r.value == exact + 1:
