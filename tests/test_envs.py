@@ -495,3 +495,13 @@ def test_unseeded_random_opponents_follow_the_reset_seed() -> None:
         ra, rb = va.step(actions), vb.step(actions)
         assert np.array_equal(ra[0], rb[0]) and np.array_equal(ra[1], rb[1])
         ia = ra[4]
+
+
+def test_a_bad_deck_row_is_named_and_a_wrong_opponent_count_says_what_fits() -> None:
+    env = nt.envs.VectorNoThanksEnv(3, opponents=[nt.bots.make_bot("linear")] * 2)
+    decks = np.array([list(env.rules.cards[: env.rules.n_in_play])] * 3)
+    decks[1, 0] = decks[1, 1]  # one card twice in env 1's deck
+    with pytest.raises(ValueError, match=r"options\['decks'\]\[1\] \(the deck of env 1\)"):
+        env.reset(seed=1, options={"decks": decks})
+    with pytest.raises(ValueError, match="n_players=4 means 3 other seats.*n_players=2 for 1"):
+        nt.envs.VectorNoThanksEnv(2, opponents=[nt.bots.make_bot("linear")], n_players=4)

@@ -61,13 +61,15 @@ def seat_opponents(
     """
     if isinstance(opponents, list | tuple) and not _is_one_spec(opponents):
         pols = list(opponents)
+        given = n_players is not None
         if n_players is None:
             n_players = len(pols) + 1
         n = check_players(n_players, rules)
         if len(pols) != n - 1:
+            also = f" (or n_players={len(pols) + 1} for {len(pols)} opponents)" if given else ""
             raise ValueError(
-                f"opponents: {n} players need {n - 1} opponents (one per other seat); "
-                f"got {len(pols)}"
+                f"opponents: n_players={n} means {n - 1} other seats, so {n - 1} opponents "
+                f"(one per other seat){also}; got {len(pols)}"
             )
     else:
         if n_players is None:

@@ -172,7 +172,13 @@ class VectorNoThanksEnv(VectorEnv):
                 f"options['decks'] must be int[{self.num_envs}, {self.rules.n_in_play}] (one deck "
                 f"per environment); got shape {arr.shape}"
             )
-        return np.stack([check_deck(row.tolist(), self.rules) for row in arr])
+        rows = []
+        for i, row in enumerate(arr):
+            try:
+                rows.append(check_deck(row.tolist(), self.rules))
+            except ValueError as err:
+                raise ValueError(f"options['decks'][{i}] (the deck of env {i}): {err}") from None
+        return np.stack(rows)
 
     def step(
         self, actions: Any
