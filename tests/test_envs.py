@@ -503,5 +503,5 @@ def test_a_bad_deck_row_is_named_and_a_wrong_opponent_count_says_what_fits() -> 
     decks[1, 0] = decks[1, 1]  # one card twice in env 1's deck
     with pytest.raises(ValueError, match=r"options\['decks'\]\[1\] \(the deck of env 1\)"):
         env.reset(seed=1, options={"decks": decks})
-    with pytest.raises(ValueError, match="n_players=4 means 3 other seats.*n_players=2 for 1"):
+    with pytest.raises(ValueError, match=r"n_players=4 means 3 other seats.*n_players=2 for 1"):
         nt.envs.VectorNoThanksEnv(2, opponents=[nt.bots.make_bot("linear")], n_players=4)
