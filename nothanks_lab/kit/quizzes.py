@@ -139,14 +139,12 @@ def _quiz_02() -> Quiz:
             f"of {unseen} are still to come.",
         ),
         Question(
-            "At the start of a round, what is the chance that none of 10, 11, 12, 13 is "
-            "removed?",
+            "At the start of a round, what is the chance that none of 10, 11, 12, 13 is removed?",
             _exact(p.p_all_in_play([10, 11, 12, 13])),
             "24/33 × 23/32 × 22/31 × 21/30, or C(29,9)/C(33,9).",
         ),
         Question(
-            "At the start of a round, what is the chance that exactly two of 3, 4, 5 are "
-            "removed?",
+            "At the start of a round, what is the chance that exactly two of 3, 4, 5 are removed?",
             _exact(float(p.removed_count_pmf([3, 4, 5])[2])),
             "Hypergeometric: C(3,2) × C(30,7) / C(33,9).",
         ),
