@@ -85,7 +85,12 @@ def _from_environment() -> str:
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var)
         if value:
-            return "pt_BR" if value.lower().startswith("pt") else "en"
+            # The first variable set decides (as for gettext): ``pt_BR.UTF-8`` and ``pt_PT``
+            # choose pt_BR, a locale of no known language chooses English.
+            for known in LANGUAGES[1:]:
+                if value.lower().startswith(known.split("_")[0].lower()):
+                    return known
+            return "en"
     return "en"
 
 
