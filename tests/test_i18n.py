@@ -339,3 +339,45 @@ def test_the_portuguese_app_page_in_a_browser(tmp_path: Path) -> None:
         for text in seen:
             assert english_words(text) == [], text
         assert offline.foreign == [], offline.foreign
+
+
+# ------------------------------------------------------------------ the other widgets, feedback
+def test_the_advisor_speaks_portuguese(clean_language: pytest.MonkeyPatch) -> None:
+    from nothanks_lab.widgets import Advisor
+
+    a = Advisor(3, my_seat=0, hint_budget_s=0.05, language="pt_BR")
+    a.enter_card("27")  # my turn, with a card face up: the advice shows
+    assert a.take_button.description == "Lugar 0 (você) pega"
+    assert "Dicas" in a.hints.value
+    text = widget_texts(a.widget)
+    assert "Conselheiro" in text and english_words(text) == [], text
+    a.take_button.click()
+    assert "Lugar 0 (você) pega o 27" in a.log.value
+    en = Advisor(3, my_seat=0, hint_budget_s=0.05)
+    assert en.undo_button.description == "Undo"
+
+
+def test_the_explorers_speak_portuguese(clean_language: pytest.MonkeyPatch) -> None:
+    from nothanks_lab.widgets import ChipValueExplorer, ProbabilityExplorer
+
+    c = ChipValueExplorer(card=28, pot=2, hand=(27, 29), language="pt_BR")
+    assert "Contando só esta jogada" in c.answer.value and "Pegar" in c.answer.value
+    assert "fichas na carta (pote)" in c.figure.html
+    c.pot.value = 3  # a redraw from a slider's own event keeps the language
+    assert "Contando só esta jogada" in c.answer.value
+    p = ProbabilityExplorer(hand=[29], language="pt_BR")
+    assert "Quais cartas ainda podem sair?" in p.in_play.html
+    assert [o[0] for o in p.mode.options] == ["na minha mão", "pegas por outros", "desmarcar"]
+    assert english_words(widget_texts(c.widget) + widget_texts(p.widget)) == []
+
+
+def test_check_answer_feedback_in_portuguese() -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        right = check_answer("p28_start", "0,727")
+        wrong = check_answer("p28_start", 0.2)
+    assert right.correct and "confere com a resposta exata" in right.message
+    assert "casas decimais" in right.message
+    assert not wrong.correct and "não é a resposta" in wrong.message
+    assert "matches the exact answer" in check_answer("p28_start", "0.727").message
