@@ -259,6 +259,13 @@ def _lessons_parser(sub: Any) -> None:
     e.add_argument(
         "--timeout", type=int, default=600, help="seconds a handout's cell may run (default 600)"
     )
+    e.add_argument(
+        "--language",
+        choices=("en", "pt_BR"),
+        default=None,
+        help="the kit's language; pt_BR takes the lessons from notebooks/pt_BR/ (default: "
+        "NOTHANKS_LAB_LANG, else the locale, else en)",
+    )
     e.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
 
@@ -285,6 +292,7 @@ def _lessons(args: argparse.Namespace) -> str:
                 pdf=not args.no_pdf,
                 timeout=args.timeout,
                 progress=None if args.quiet else say,
+                language=args.language,
             )
         except HandoutError as e:  # the kit so far stays on disk; say which lesson failed
             raise ValueError(str(e)) from None

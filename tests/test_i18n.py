@@ -381,3 +381,36 @@ def test_check_answer_feedback_in_portuguese() -> None:
     assert "casas decimais" in right.message
     assert not wrong.correct and "não é a resposta" in wrong.message
     assert "matches the exact answer" in check_answer("p28_start", "0.727").message
+
+
+# ------------------------------------------------------------------ the kit in Portuguese
+def translated_lesson(folder: Path, stem: str = "04_chip_value") -> Path:
+    """A minimal translated copy of an English lesson (its first Markdown cell in Portuguese),
+    for as long as notebooks/pt_BR/ does not hold the translator's lessons."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "markdown")
+    first.source = "# Quanto vale uma ficha?\n\nUma aula em português."
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{stem}.ipynb")
+    return folder
+
+
+def test_the_kit_exports_in_portuguese(tmp_path: Path, clean_language: Any) -> None:
+    from nothanks_lab.__main__ import main
+    from nothanks_lab.kit.notebooks import find_notebooks
+
+    assert find_notebooks(None, "pt_BR") == ROOT / "notebooks" / "pt_BR"
+    lessons = translated_lesson(tmp_path / "pt_BR")
+    out = tmp_path / "kit"
+    argv = ["lessons", "export", str(out), "--notebooks", str(lessons), "--skip-handouts"]
+    assert main([*argv, "--no-pdf", "--quiet", "--language", "pt_BR"]) == 0
+    assert "Quanto vale uma ficha?" in (out / "student" / "04_chip_value.ipynb").read_text()
+    assert (
+        "Guia do professor: 04_chip_value" in (out / "teacher" / "04_chip_value.html").read_text()
+    )
+    assert "kit do professor" in (out / "index.html").read_text()
+    assert nt.get_language() == "en"  # the export held its language only while it ran
+    with pytest.raises(SystemExit):
+        main([*argv, "--language", "fr"])
