@@ -127,7 +127,7 @@ def _read(answer: Any) -> _Reading | Feedback | str:
     if isinstance(answer, Decimal):
         if not Decimal.is_finite(answer):
             return f"{Decimal.__str__(answer)} is not a finite number; write {_FORMS}."
-        _, digits, exponent = Decimal.as_tuple(answer)
+        _sign, digits, exponent = Decimal.as_tuple(answer)
         if len(digits) > MAX_CHARS or not isinstance(exponent, int) or abs(exponent) > MAX_EXPONENT:
             return f"this Decimal {_UNREADABLE}"
         return _read_text(Decimal.__str__(answer))
