@@ -7,6 +7,7 @@
 
 from . import analysis, bots, lessons, plots, probability
 from .engine import Action, Event, Game, IllegalActionError
+from .i18n import get_language, set_language
 from .play import GameResult, MatchResult, PolicyError, play_game, play_match
 from .review import review
 from .rules import Rules, card_points, runs, score
@@ -42,6 +43,7 @@ __all__ = [
     "card_points",
     "envs",
     "exact",
+    "get_language",
     "head_to_head",
     "lessons",
     "play_game",
@@ -51,6 +53,7 @@ __all__ = [
     "review",
     "runs",
     "score",
+    "set_language",
     "simulate",
     "sweep",
     "tournament",

@@ -19,6 +19,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
+from .i18n import _
+
 __all__ = ["main"]
 
 #: Seconds to wait for a Dask scheduler given with --scheduler before giving up.
@@ -259,6 +261,13 @@ def _lessons_parser(sub: Any) -> None:
     e.add_argument(
         "--timeout", type=int, default=600, help="seconds a handout's cell may run (default 600)"
     )
+    e.add_argument(
+        "--language",
+        choices=("en", "pt_BR"),
+        default=None,
+        help="the kit's language; pt_BR takes the lessons from notebooks/pt_BR/ (default: "
+        "NOTHANKS_LAB_LANG, else the locale, else en)",
+    )
     e.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
 
@@ -285,6 +294,7 @@ def _lessons(args: argparse.Namespace) -> str:
                 pdf=not args.no_pdf,
                 timeout=args.timeout,
                 progress=None if args.quiet else say,
+                language=args.language,
             )
         except HandoutError as e:  # the kit so far stays on disk; say which lesson failed
             raise ValueError(str(e)) from None
@@ -426,7 +436,7 @@ def run(argv: Sequence[str] | None = None) -> str:
             cull_idle_timeout=args.cull_idle_timeout,
             cull_interval=min(60, args.cull_idle_timeout),
         )
-        return f"serve-class ended (status {serve_class(settings)})"
+        return _("serve-class ended (status {status})").format(status=serve_class(settings))
     if args.command == "bots":
         return _bots_listing()
     if args.command == "review":
@@ -494,16 +504,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: the run has stopped its workers; no traceback
-        print("interrupted (Ctrl-C): stopped before the end, no result", file=sys.stderr)
+        print(_("interrupted (Ctrl-C): stopped before the end, no result"), file=sys.stderr)
         return 130
     except SystemExit:  # argparse's own exits (--help, usage errors) keep their status
         raise
     except BrokenProcessPool:  # a worker killed (kill -9, out of memory): one line
-        print(
-            "error: a worker process died before finishing (killed, or out of memory); "
-            "no result. Rerun, with fewer --workers if memory is short",
-            file=sys.stderr,
+        died = _(
+            "a worker process died before finishing (killed, or out of memory); no result. "
+            "Rerun, with fewer --workers if memory is short"
         )
+        print(f"error: {died}", file=sys.stderr)
         return 2
     except OSError as e:  # a folder or file that cannot be written or read
         where = f"{e.filename}: " if e.filename else ""

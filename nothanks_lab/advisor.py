@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .engine import Action, Game
+from .i18n import _
 from .rules import Rules
 from .validate import check_bool, check_int, check_rules, check_seat, is_int
 from .view import PlayerView
@@ -88,7 +89,10 @@ class AdvisorSession:
         self.my_seat = check_seat(my_seat, n, "my_seat")
         self.first_player = check_seat(first_player, n, "first_player")
         self.hidden_chips = check_bool(hidden_chips, "hidden_chips")
-        default = [f"Seat {i}" + (" (you)" if i == self.my_seat else "") for i in range(n)]
+        default = [
+            _("Seat {i} (you)").format(i=i) if i == self.my_seat else _("Seat {i}").format(i=i)
+            for i in range(n)
+        ]
         self.names = list(names) if names is not None else default
         if len(self.names) != n or not all(isinstance(x, str) for x in self.names):
             raise ValueError(f"names must hold one name (a string) per seat ({n}); got {names!r}")
@@ -153,7 +157,7 @@ class AdvisorSession:
         moves = iter(self.game.history)
         for e in self.entries:
             if isinstance(e, int):
-                lines.append(f"card {e} turned face up")
+                lines.append(_("card {card} turned face up").format(card=e))
             else:
                 lines.append(next(moves).describe(self.names))
         return lines
@@ -164,20 +168,31 @@ class AdvisorSession:
         r = self.rules
         if self.phase == "over":
             raise EntryError(
-                f"the round is over: a round turns only {r.n_in_play} cards, and all were taken"
+                _("the round is over: a round turns only {n} cards, and all were taken").format(
+                    n=r.n_in_play
+                )
             )
         if self.phase == "move":
             raise EntryError(
-                f"first enter the move of {self.names[self.game.current_player]} on "
-                f"{self.game.active_card}: Take or No Thanks!"
+                _("first enter the move of {name} on {card}: Take or No Thanks!").format(
+                    name=self.names[self.game.current_player], card=self.game.active_card
+                )
             )
         if not is_int(card):
-            raise EntryError(f"a card is a whole number from {r.low_card} to {r.high_card}")
+            raise EntryError(
+                _("a card is a whole number from {low} to {high}").format(
+                    low=r.low_card, high=r.high_card
+                )
+            )
         c = int(card)  # type: ignore[call-overload]
         if not r.low_card <= c <= r.high_card:
-            raise EntryError(f"card {c} is outside {r.low_card}–{r.high_card}")
+            raise EntryError(
+                _("card {card} is outside {low}–{high}").format(
+                    card=c, low=r.low_card, high=r.high_card
+                )
+            )
         if c in self.turned:
-            raise EntryError(f"{c} was already turned")
+            raise EntryError(_("{card} was already turned").format(card=c))
         if len(self.turned) >= r.n_in_play:  # cannot happen before the end; kept as a guard
             raise EntryError(f"a round turns only {r.n_in_play} cards")
         self._push(c)
@@ -187,15 +202,20 @@ class AdvisorSession:
         if not isinstance(action, Action):
             raise EntryError(f"a move is Action.TAKE or Action.PASS; got {action!r}")
         if self.phase == "over":
-            raise EntryError("the round is over: every card has been taken")
+            raise EntryError(_("the round is over: every card has been taken"))
         if self.phase == "card":
             raise EntryError(
-                "no card is face up: enter the card "
-                f"{self.names[self.game.current_player]} turns next"
+                _("no card is face up: enter the card {name} turns next").format(
+                    name=self.names[self.game.current_player]
+                )
             )
         seat = self.game.current_player
         if action is Action.PASS and not self.game.can(Action.PASS):
-            raise EntryError(f"seat {seat} has no chips to pass; {self.names[seat]} must take")
+            raise EntryError(
+                _("seat {seat} has no chips to pass; {name} must take").format(
+                    seat=seat, name=self.names[seat]
+                )
+            )
         self._push(action)
 
     def take(self) -> None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import core, validate
 from .deals import deal_one
+from .i18n import _, ngettext
 from .rules import Rules
 from .validate import check_sequence
 from .view import PlayerView, position_state
@@ -64,11 +65,16 @@ class Event:
 
     def describe(self, names: Sequence[str] | None = None) -> str:
         """The move in words, e.g. ``"Seat 2 says No thanks! on 27 (pot 3)"``."""
-        who = names[self.seat] if names is not None else f"Seat {self.seat}"
+        who = names[self.seat] if names is not None else _("Seat {i}").format(i=self.seat)
         if self.action is Action.TAKE:
-            gain = f" and {self.pot} chip{'s' * (self.pot != 1)}" if self.pot else ""
-            return f"{who} takes {self.card}{gain}"
-        return f"{who} says No thanks! on {self.card} (pot {self.pot})"
+            if not self.pot:
+                return _("{who} takes {card}").format(who=who, card=self.card)
+            return ngettext(
+                "{who} takes {card} and {n} chip", "{who} takes {card} and {n} chips", self.pot
+            ).format(who=who, card=self.card, n=self.pot)
+        return _("{who} says No thanks! on {card} (pot {n})").format(
+            who=who, card=self.card, n=self.pot
+        )
 
 
 def deal(rules: Rules, seed: SeedLike) -> np.ndarray:

@@ -51,6 +51,7 @@ import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
 from .engine import Action, Game, SeedLike, check_seat
+from .i18n import _, fmt_decimal, get_language, ngettext
 from .render.tables import markdown_table, text_table
 from .stats import Interval
 from .validate import MAX_SAMPLE_ROWS, check_count, check_int, seed_sequence
@@ -272,15 +273,15 @@ class Review:
         """
         bad = [(k, v) for k, v in self.counts.items() if k != "good" and v]
         if not self.moves:
-            return "no decisions to review"
+            return _("no decisions to review")
         if not bad:
-            words = f"all {len(self.moves)} decisions good"
+            words = _("all {n} decisions good").format(n=len(self.moves))
         else:
-            words = ", ".join(f"{v} {_plural(k, v)}" for k, v in reversed(bad))
+            words = ", ".join(_counted(k, v) for k, v in reversed(bad))
         worst = self.costliest
         if worst is not None and (bad or worst.cost >= 0.5):
-            words += (
-                f"; the costliest: {worst.action} on {worst.card} (cost {worst.cost:.1f} points)"
+            words += _("; the costliest: {move} on {card} (cost {cost} points)").format(
+                move=_(str(worst.action)), card=worst.card, cost=fmt_decimal(worst.cost, 1)
             )
         return words
 
@@ -330,12 +331,18 @@ class Review:
 
     def header(self) -> str:
         """What was reviewed and how."""
-        return (
-            f"Review of {self.name} (seat {self.seat}): up to {self.n} rollouts per move "
-            f"(fewer once a label is settled), {self.policy}; labels from the cost's 95% "
-            f"interval: inaccuracy >= "
-            f"{self.thresholds.inaccuracy:g}, mistake >= {self.thresholds.mistake:g}, "
-            f"blunder >= {self.thresholds.blunder:g} expected points"
+        return _(
+            "Review of {name} (seat {seat}): up to {n} rollouts per move (fewer once a label is "
+            "settled), {policy}; labels from the cost's 95% interval: inaccuracy >= {inaccuracy}, "
+            "mistake >= {mistake}, blunder >= {blunder} expected points"
+        ).format(
+            name=self.name,
+            seat=self.seat,
+            n=self.n,
+            policy=self.policy,
+            inaccuracy=_g(self.thresholds.inaccuracy),
+            mistake=_g(self.thresholds.mistake),
+            blunder=_g(self.thresholds.blunder),
         )
 
     def __str__(self) -> str:
@@ -343,6 +350,25 @@ class Review:
 
     def __repr__(self) -> str:
         return f"<Review seat {self.seat}: {len(self.moves)} decisions; {self.summary()}>"
+
+
+def _g(x: float) -> str:
+    """`x` as ``:g`` formats it, with the locale's decimal mark."""
+    text = f"{x:g}"
+    return text.replace(".", ",") if get_language() == "pt_BR" else text
+
+
+def _counted(label: str, count: int) -> str:
+    """``3 mistakes``, ``1 blunder``: a review label counted, in the language in use."""
+    forms = {
+        "good": ngettext("{n} good", "{n} good", count),
+        "inaccuracy": ngettext("{n} inaccuracy", "{n} inaccuracies", count),
+        "mistake": ngettext("{n} mistake", "{n} mistakes", count),
+        "blunder": ngettext("{n} blunder", "{n} blunders", count),
+    }
+    if label in forms:
+        return forms[label].format(n=count)
+    return f"{count} {_plural(label, count)}"
 
 
 def _plural(label: str, count: int) -> str:

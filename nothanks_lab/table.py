@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .engine import Action, Event, Game, IllegalActionError
+from .i18n import N_, _
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
 from .rules import Rules
 from .validate import check_int, check_rules, check_seat, check_seed
@@ -68,18 +69,22 @@ DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         "easy",
         ("marginal", {"threshold": 10}),
-        "simple rule bots (marginal, threshold 10): they take a card when its extra points "
-        "minus the chips on it are at most 10, and never plan ahead",
+        N_(
+            "simple rule bots (marginal, threshold 10): they take a card when its extra points "
+            "minus the chips on it are at most 10, and never plan ahead"
+        ),
     ),
     "medium": Difficulty(
         "medium",
         ("heuristic", {}),
-        "heuristic bots: a hand-tuned rule that also weighs runs, chips and the late game",
+        N_("heuristic bots: a hand-tuned rule that also weighs runs, chips and the late game"),
     ),
     "hard": Difficulty(
         "hard",
         ("best", {}),
-        "the strongest bot (best): it plays each decision out by simulation, up to 50 ms a move",
+        N_(
+            "the strongest bot (best): it plays each decision out by simulation, up to 50 ms a move"
+        ),
     ),
 }
 DEFAULT_DIFFICULTY = "medium"
@@ -205,7 +210,10 @@ class TableSession:
     @staticmethod
     def default_names(n: int, human_seat: int) -> list[str]:
         """``"Seat i (you)"`` for the person, ``"Bot i"`` for the others."""
-        return [f"Seat {i} (you)" if i == human_seat else f"Bot {i}" for i in range(n)]
+        return [
+            _("Seat {i} (you)").format(i=i) if i == human_seat else _("Bot {i}").format(i=i)
+            for i in range(n)
+        ]
 
     # ----------------------------------------------------------------- state
     @property
@@ -370,9 +378,15 @@ class TableSession:
             if p is None:
                 continue
             if field[i] is p:
-                words.append(f"{self.names[i]} as itself ({self.labels[i]})")
+                words.append(
+                    _("{name} as itself ({bot})").format(name=self.names[i], bot=self.labels[i])
+                )
             else:
-                words.append(f"{self.names[i]} ({self.labels[i]}) played by {stand_in}")
+                words.append(
+                    _("{name} ({bot}) played by {stand_in}").format(
+                        name=self.names[i], bot=self.labels[i], stand_in=stand_in
+                    )
+                )
         return field, words
 
     # ----------------------------------------------------------------- after a round
@@ -471,7 +485,9 @@ class RoundReplay:
         self.n_players = game.n_players
         self.seat = check_seat(seat, self.n_players, "seat")
         self.names = (
-            list(names) if names is not None else [f"Seat {i}" for i in range(self.n_players)]
+            list(names)
+            if names is not None
+            else [_("Seat {i}").format(i=i) for i in range(self.n_players)]
         )
         if len(self.names) != self.n_players:
             raise ValueError(
@@ -542,5 +558,7 @@ class RoundReplay:
         """What happened at `step`, in words."""
         event = self.event_at(step)
         if event is None:
-            return f"The deal: nobody has moved yet ({self.n_steps} moves follow)"
-        return f"Move {step} of {self.n_steps}: {event.describe(self.names)}"
+            return _("The deal: nobody has moved yet ({n} moves follow)").format(n=self.n_steps)
+        return _("Move {step} of {n}: {move}").format(
+            step=step, n=self.n_steps, move=event.describe(self.names)
+        )

@@ -26,7 +26,8 @@ ROOT = Path(nothanks_lab.__file__).parent
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # render.tables formats strings only (no package import): the engine's objects print
     # their tables through it, so it sits at the bottom, below the rest of render.
-    ("rules", ("rules", "validate", "stats", "render.tables")),
+    # i18n (the message catalogs, numbers for a person) imports only Babel: every layer speaks.
+    ("rules", ("rules", "validate", "stats", "render.tables", "i18n")),
     ("core", ("core", "deals", "jit")),
     ("engine", ("engine", "view")),
     ("players", ("play", "fast", "bots", "probability")),

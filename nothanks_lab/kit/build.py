@@ -8,6 +8,7 @@ handout (HTML, then PDFs), the nbgrader settings and a README for the kit, and r
 
 from __future__ import annotations
 
+import os
 import shutil
 import warnings
 from collections.abc import Callable, Sequence
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, resolve_language
+from ..i18n import language as speaking
 from ..validate import write_atomic
 from .guides import guide_html, guide_markdown
 from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
@@ -74,6 +77,7 @@ def export(
     pdf: bool = True,
     timeout: int = 600,
     progress: Callable[[str], None] | None = None,
+    language: str | None = None,
 ) -> KitReport:
     """Write the teacher's kit for the lessons into `root`; return what was written.
 
@@ -82,8 +86,28 @@ def export(
     of their stems. `handouts` is False to skip the handouts, or the stems to make them for;
     `execute` False exports them without running the lessons (no outputs, no figures); `pdf`
     also prints each handout to PDF when Playwright and Chromium are here (else a warning).
+    `language` (``"en"`` or ``"pt_BR"``; default: the language in use) is the kit's: in
+    Portuguese the lessons come from ``notebooks/pt_BR/`` (unless `notebooks` is given), the
+    kit's own titles are translated and the handouts run with ``NOTHANKS_LAB_LANG`` set, so
+    every widget and message in them speaks Portuguese.
     """
-    folder = find_notebooks(notebooks)
+    lang = resolve_language(language)
+    folder = find_notebooks(notebooks, lang)
+    with speaking(lang):
+        return _export(root, folder, lessons, handouts, execute, pdf, timeout, progress, lang)
+
+
+def _export(
+    root: str | Path,
+    folder: Path,
+    lessons: Sequence[str] | None,
+    handouts: bool | Sequence[str],
+    execute: bool,
+    pdf: bool,
+    timeout: int,
+    progress: Callable[[str], None] | None,
+    lang: str,
+) -> KitReport:
     paths = _lesson_paths(folder, lessons)
     if isinstance(handouts, bool):
         handout_stems = {p.stem for p in paths} if handouts else set()
@@ -116,7 +140,9 @@ def export(
         md = guide_markdown(stem, nb)
         _write(root / "teacher" / f"{stem}.md", md, report)
         _write(
-            root / "teacher" / f"{stem}.html", guide_html(md, f"Teacher's guide: {stem}"), report
+            root / "teacher" / f"{stem}.html",
+            guide_html(md, _("Teacher's guide: {lesson}").format(lesson=stem)),
+            report,
         )
         if exercise_cells(nb):
             target = source / stem / path.name
@@ -125,10 +151,18 @@ def export(
             _write_nb(target, nbgrader_notebook(nb), report)
         if stem in handout_stems:
             say(f"{stem}: handout ({'executing' if execute else 'not executed'})")
+            # The lesson's kernel inherits the environment: it speaks the kit's language.
+            before = os.environ.get("NOTHANKS_LAB_LANG")
+            os.environ["NOTHANKS_LAB_LANG"] = lang
             try:
                 page = handout_html(student, cwd=folder, execute=execute, timeout=timeout)
             except HandoutError as e:
                 raise HandoutError(f"{stem}: {e}") from e.__cause__
+            finally:
+                if before is None:
+                    os.environ.pop("NOTHANKS_LAB_LANG", None)
+                else:
+                    os.environ["NOTHANKS_LAB_LANG"] = before
             _write(root / "handouts" / f"{stem}.html", page, report)
         if stem in QUIZZES:
             q = quiz(stem)
@@ -158,7 +192,7 @@ def export(
         _write(root / "nbgrader" / "nbgrader_config.py", _NBGRADER_CONFIG, report)
     readme = _kit_readme(paths, handout_stems, course)
     _write(root / "README.md", readme, report)
-    _write(root / "index.html", guide_html(readme, "No Thanks! lessons: teacher's kit"), report)
+    _write(root / "index.html", guide_html(readme, _("No Thanks! lessons: teacher's kit")), report)
     for w in report.warnings:
         warnings.warn(w, stacklevel=2)
     return report

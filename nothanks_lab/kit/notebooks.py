@@ -50,8 +50,9 @@ class ExerciseCell:
 
 
 # ------------------------------------------------------------------ finding the lessons
-def find_notebooks(notebooks: str | Path | None = None) -> Path:
-    """The folder holding the lesson notebooks: `notebooks`, or ``notebooks/`` of a checkout.
+def find_notebooks(notebooks: str | Path | None = None, language: str = "en") -> Path:
+    """The folder holding the lesson notebooks: `notebooks`, or ``notebooks/`` of a checkout
+    (``notebooks/pt_BR/`` for the `language` ``"pt_BR"``).
 
     Raises ValueError when the folder does not exist or holds no ``.ipynb`` file.
     """
@@ -59,6 +60,8 @@ def find_notebooks(notebooks: str | Path | None = None) -> Path:
         import nothanks_lab
 
         folder = Path(nothanks_lab.__file__).resolve().parents[1] / "notebooks"
+        if language != "en":
+            folder = folder / language
         where = (
             f"no lesson notebooks next to the package ({folder}); the kit needs a source "
             "checkout (pip install -e .) or --notebooks DIR"

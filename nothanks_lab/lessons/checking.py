@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from ..i18n import N_, _, ngettext
 from .exercise import Exercise, Feedback
 from .keys import _exact, exercise
 
@@ -126,7 +127,7 @@ def _read(answer: Any) -> _Reading | Feedback | str:
     if isinstance(answer, Decimal):
         if not Decimal.is_finite(answer):
             return f"{Decimal.__str__(answer)} is not a finite number; write {_FORMS}."
-        _, digits, exponent = Decimal.as_tuple(answer)
+        _sign, digits, exponent = Decimal.as_tuple(answer)
         if len(digits) > MAX_CHARS or not isinstance(exponent, int) or abs(exponent) > MAX_EXPONENT:
             return f"this Decimal {_UNREADABLE}"
         return _read_text(Decimal.__str__(answer))
@@ -162,32 +163,31 @@ def _kind(value: Fraction, exact: Fraction, places: int) -> str | None:
     """``"rounded"`` or ``"truncated"`` when `value` is `exact` so cut to `places`, else None."""
     down, up, even = _rounded(exact, places)
     if value in (up, even):
-        return "rounded"
-    return "truncated" if value == down else None
+        return N_("rounded")
+    return N_("truncated") if value == down else None
 
 
 def _places(n: int) -> str:
-    return f"{n} decimal place{'' if n == 1 else 's'}"
+    return ngettext("{n} decimal place", "{n} decimal places", n).format(n=n)
 
 
 def _judge(ex: Exercise, exact: Fraction, value: Fraction, r: _Reading) -> tuple[str, str] | None:
     """The verdict on `value` read as written in `r` (None: neither right nor close)."""
     if value == exact:
-        return "right", "exactly"
+        return "right", _("exactly")
     if r.form != "decimal":
         return None
     # A decimal "0.0" of a tiny nonzero answer is no rounding worth the name: it needs a digit.
     kind = _kind(value, exact, r.places) if value != 0 else None
     if kind is not None and r.places >= ex.digits:
-        return "right", f"{kind} to {_places(r.places)}"
+        return "right", _("{kind} to {places}").format(kind=_(kind), places=_places(r.places))
     if r.significant >= COMPUTED_DIGITS and abs(value - exact) <= _RELATIVE * abs(exact):
-        return "right", "agreeing to 1e-9 (a computed value)"
+        return "right", _("agreeing to 1e-9 (a computed value)")
     if kind is None or r.places == 0:  # "7e-0" for 7.3: not a decimal place to speak of
         return None
-    return "close", (
-        f"is the exact answer {kind} to {_places(r.places)}, not precise enough: give at least "
-        f"{_places(ex.digits)}."
-    )
+    return "close", _(
+        "is the exact answer {kind} to {places}, not precise enough: give at least {needed}."
+    ).format(kind=_(kind), places=_places(r.places), needed=_places(ex.digits))
 
 
 def check_answer(key: str, answer: Any) -> Feedback:
@@ -243,7 +243,8 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
     if not r.percent:
         verdict = _judge(ex, exact, r.value, r)
         if verdict is not None and verdict[0] == "right":
-            return Feedback(ex.key, "right", f"{shown} matches the exact answer, {verdict[1]}.")
+            text = _("{shown} matches the exact answer, {how}.")
+            return Feedback(ex.key, "right", text.format(shown=shown, how=verdict[1]))
         if verdict is not None:
             return Feedback(ex.key, "close", f"{shown} {verdict[1]}")
     if ex.probability and (r.percent or 1 < r.value <= 100):
@@ -253,26 +254,36 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
             chance = chance._replace(form="decimal", significant=len(str(r.value.numerator)))
         verdict = _judge(ex, exact, chance.value, chance)
         if verdict is not None:
-            coarse = "" if verdict[0] == "right" else f"; and as a probability it {verdict[1]}"
-            return Feedback(
-                ex.key,
-                "close",
-                f"{shown} looks like a percentage; give it as a probability, a number from 0 "
-                f"to 1 (e.g. {_plain(r.value)}% is {_plain(chance.value)}){coarse or '.'}",
+            coarse = (
+                ""
+                if verdict[0] == "right"
+                else _("; and as a probability it {how}").format(how=verdict[1])
             )
+            text = _(
+                "{shown} looks like a percentage; give it as a probability, a number from 0 "
+                "to 1 (e.g. {percent}% is {chance}){rest}"
+            ).format(
+                shown=shown,
+                percent=_plain(r.value),
+                chance=_plain(chance.value),
+                rest=coarse or ".",
+            )
+            return Feedback(ex.key, "close", text)
     if ex.probability and r.value == 0 and exact != 0:
         # "0.0" for 1/14: a truncation in form, but a chance of 0 says "never", which is false.
-        return Feedback(
-            ex.key,
-            "wrong",
-            f"{shown} would mean it never happens, but it can: the chance is not zero. "
-            f"Hint: {ex.hint}",
-        )
+        text = _(
+            "{shown} would mean it never happens, but it can: the chance is not zero. "
+            "Hint: {hint}"
+        ).format(shown=shown, hint=ex.hint)
+        return Feedback(ex.key, "wrong", text)
     if ex.probability and not 0 <= r.value <= 1:
-        return Feedback(ex.key, "wrong", f"{shown} is not a chance: a chance lies between 0 and 1.")
+        text = _("{shown} is not a chance: a chance lies between 0 and 1.").format(shown=shown)
+        return Feedback(ex.key, "wrong", text)
     if ex.one_above is not None and r.value == exact + 1:
-        return Feedback(ex.key, "wrong", f"{shown} is not it: {ex.one_above}")
-    return Feedback(ex.key, "wrong", f"{shown} is not it. Hint: {ex.hint}")
+        text = _("{shown} is not it: {why}").format(shown=shown, why=ex.one_above)
+        return Feedback(ex.key, "wrong", text)
+    text = _("{shown} is not it. Hint: {hint}").format(shown=shown, hint=ex.hint)
+    return Feedback(ex.key, "wrong", text)
 
 
 def _plain(value: Fraction) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..i18n import _
 from ..render.figures import OKABE_ITO
 from ..rules import Rules
 from ..validate import check_rules
@@ -42,18 +43,23 @@ def plot_in_play_chances(
         view = view_or_seen
         chances = p_in_play_each(view)
         mine, seen, rules = set(view.my_hand), set(view.seen_cards), view.rules
-        title = f"Which cards are still to come? (seat {view.seat}, {view.cards_left} face down)"
+        title = _("Which cards are still to come? (seat {seat}, {n} face down)").format(
+            seat=view.seat, n=view.cards_left
+        )
     else:
         rules = check_rules(rules)
         mine = set(rules.check_cards(hand, what="hand"))
         seen = set(rules.check_cards(view_or_seen, what="seen cards")) | mine
         chances = p_in_play_each(sorted(seen), rules)
-        title = "Which cards are still to come?"
+        title = _("Which cards are still to come?")
     fig = go.Figure()
     groups = {
-        "mine": ("in my hand", [c for c in rules.cards if c in mine]),
-        "seen": ("seen: taken or face up", [c for c in rules.cards if c in seen - mine]),
-        "unseen": ("unseen: face down or removed", [c for c in rules.cards if c not in seen]),
+        "mine": (_("in my hand"), [c for c in rules.cards if c in mine]),
+        "seen": (_("seen: taken or face up"), [c for c in rules.cards if c in seen - mine]),
+        "unseen": (
+            _("unseen: face down or removed"),
+            [c for c in rules.cards if c not in seen],
+        ),
     }
     for key, (label, cards) in groups.items():
         fig.add_bar(
@@ -61,9 +67,9 @@ def plot_in_play_chances(
             y=[chances[c] for c in cards],
             name=label,
             marker_color=STATUS_COLORS[key],
-            hovertemplate="card %{x}: %{y:.1%}<extra>" + label + "</extra>",
+            hovertemplate=_("card %{x}: %{y:.1%}") + "<extra>" + label + "</extra>",
         )
-    _style(fig, title, "card", "chance the card is in play")
+    _style(fig, title, _("card"), _("chance the card is in play"))
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     fig.update_xaxes(dtick=1, range=[rules.low_card - 0.6, rules.high_card + 0.6])
     return fig

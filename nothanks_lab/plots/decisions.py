@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..i18n import _
 from ..render.figures import OKABE_ITO
 from .common import EXACT_COLOR, _error_y, _records, _style
 
@@ -72,9 +73,9 @@ def plot_take_pass(surface: Any, boundary: Any | None = None) -> go.Figure:
         z=z.tolist(),
         zmid=0,
         colorscale="RdBu_r",
-        colorbar={"title": {"text": "Take − No Thanks!<br>(points)"}},
-        name="Take − No Thanks!",
-        hovertemplate="card %{y}, pot %{x}: %{z:+.1f} points<extra></extra>",
+        colorbar={"title": {"text": _("Take − No Thanks!<br>(points)")}},
+        name=_("Take − No Thanks!"),
+        hovertemplate=_("card %{y}, pot %{x}: %{z:+.1f} points") + "<extra></extra>",
     )
     if boundary is not None:
         takes = boundary.take_from
@@ -85,15 +86,15 @@ def plot_take_pass(surface: Any, boundary: Any | None = None) -> go.Figure:
             mode="lines+markers",
             line={"shape": "vh", "color": "black", "width": 3},
             marker={"size": 8},
-            name=f"{boundary.bot} takes from here",
+            name=_("{bot} takes from here").format(bot=boundary.bot),
         )
-    hand = f" holding {list(surface.hand)}" if surface.hand else ""
-    kind = "this move only" if surface.method == "immediate" else "whole-round rollouts"
+    hand = _(" holding {hand}").format(hand=list(surface.hand)) if surface.hand else ""
+    kind = _("this move only") if surface.method == "immediate" else _("whole-round rollouts")
     _style(
         fig,
-        f"Take or No Thanks!{hand} ({kind})",
-        "chips on the card (pot)",
-        "card",
+        _("Take or No Thanks!{hand} ({kind})").format(hand=hand, kind=kind),
+        _("chips on the card (pot)"),
+        _("card"),
         legend={"orientation": "h", "y": -0.2},
     )
     return fig

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..engine import Action, Game
+from ..i18n import _, fmt_decimal, fmt_percent
 from ..render.figures import OKABE_ITO
 from ..render.review import LABEL_COLORS  # one colour per label, in the figures and the HTML
 from ..rules import Rules
@@ -107,7 +108,7 @@ def plot_timeline(
         cols=1,
         shared_xaxes=True,
         vertical_spacing=0.08,
-        subplot_titles=("chips", "card points"),
+        subplot_titles=(_("chips"), _("card points")),
     )
     for p in range(n):
         color = SEAT_COLORS[p % len(SEAT_COLORS)]
@@ -139,11 +140,11 @@ def plot_timeline(
                 col=1,
             )
     _style(fig, f"A round move by move ({len(history)} moves)", "", "", height=700)
-    fig.update_xaxes(title_text="move", row=2, col=1)
+    fig.update_xaxes(title_text=_("move"), row=2, col=1)
     # Room on the right for the seats' names at the lines' ends.
     fig.update_xaxes(range=[-1, last * 1.3 + 6])
-    fig.update_yaxes(title_text="chips", row=1, col=1)
-    fig.update_yaxes(title_text="card points", row=2, col=1)
+    fig.update_yaxes(title_text=_("chips"), row=1, col=1)
+    fig.update_yaxes(title_text=_("card points"), row=2, col=1)
     fig.update_annotations(font_size=FONT_SIZE + 2)
     return fig
 
@@ -171,14 +172,14 @@ def plot_review(review: Any) -> go.Figure:
         y=100 * _bounds(better)[0],
         mode="lines",
         line={"color": "#7f7f7f", "dash": "dash", "width": 2},
-        name="after the better move",
+        name=_("after the better move"),
     )
     fig.add_scatter(
         x=x,
         y=v,
         mode="lines",
         line={"color": OKABE_ITO["blue"], "width": 3},
-        name="after the move played",
+        name=_("after the move played"),
     )
     for label, color in LABEL_COLORS.items():
         idx = [i for i, m in enumerate(moves) if m.label == label]
@@ -233,12 +234,10 @@ def plot_review(review: Any) -> go.Figure:
             bgcolor="rgba(255, 255, 255, 0.85)",
         )
     acc = review.accuracy
-    title = (
-        f"Review of {review.name}: win chance move by move "
-        f"(expected cost {review.total_cost.value:.1f} points"
-        + ("" if acc is None else f", accuracy {acc:.0%}")
-        + ")"
+    title = _("Review of {name}: win chance move by move (expected cost {cost} points").format(
+        name=review.name, cost=fmt_decimal(review.total_cost.value, 1)
     )
-    _style(fig, title, "move of the round", "win chance (%)", height=560)
+    title += ("" if acc is None else _(", accuracy {p}").format(p=fmt_percent(acc))) + ")"
+    _style(fig, title, _("move of the round"), _("win chance (%)"), height=560)
     fig.update_yaxes(range=[-5, 105])
     return fig

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..i18n import _, ngettext
 from ..rules import card_points, runs
 
 if TYPE_CHECKING:
@@ -47,9 +48,11 @@ def card_html(card: int, big: bool = False) -> str:
 def hand_html(cards: Sequence[int]) -> str:
     """A hand grouped into runs (each run scores its lowest card)."""
     if not cards:
-        return f'<span style="color:{MUTED}">no cards</span>'
+        none = _("no cards")
+        return f'<span style="color:{MUTED}">{none}</span>'
+    title = _("run scores {card}")
     return "".join(
-        f'<span style="{_RUN}" title="run scores {r[0]}">'
+        f'<span style="{_RUN}" title="{title.format(card=r[0])}">'
         + "".join(card_html(c) for c in r)
         + "</span>"
         for r in runs(cards)
@@ -63,8 +66,11 @@ def _table(
     to_act: int | None,
     scores: Sequence[str] | None = None,
 ) -> str:
-    head = "<tr><th>seat</th><th>cards (runs)</th><th>card points</th><th>chips</th>"
-    head += "<th>score</th></tr>" if scores is not None else "</tr>"
+    c = _columns()
+    head = (
+        f"<tr><th>{c['seat']}</th><th>{c['cards']}</th><th>{c['points']}</th><th>{c['chips']}</th>"
+    )
+    head += f"<th>{c['score']}</th></tr>" if scores is not None else "</tr>"
     rows = []
     for i, (hand, chip) in enumerate(zip(hands, chips, strict=True)):
         mark = " ▶" if i == to_act else ""
@@ -81,14 +87,37 @@ def _table(
 
 def _header(active_card: int | None, pot: int, cards_left: int) -> str:
     if active_card is None:
-        return f"<div style='background:{PAPER};color:{INK}'><b>Round over</b></div>"
+        over = _("Round over")
+        return f"<div style='background:{PAPER};color:{INK}'><b>{over}</b></div>"
     return (
         f"<div style='margin:.3em 0;background:{PAPER};color:{INK}'>"
         f"{card_html(active_card, big=True)}"
-        f"<span style='font-size:1.4em;margin-left:.6em'>pot: <b>{pot}</b> "
-        f"chip{'s' * (pot != 1)}</span>"
-        f"<span style='margin-left:1em;color:#555'>{cards_left} cards face down</span></div>"
+        f"<span style='font-size:1.4em;margin-left:.6em'>{_pot_words(pot)}</span>"
+        f"<span style='margin-left:1em;color:#555'>{_face_down(cards_left)}</span></div>"
     )
+
+
+def _columns() -> dict[str, str]:
+    """The tables' column headings (and a heading or two) in the language in use."""
+    return {
+        "seat": _("seat"),
+        "cards": _("cards (runs)"),
+        "points": _("card points"),
+        "chips": _("chips"),
+        "score": _("score"),
+        "last": _("last move"),
+        "total": _("total"),
+        "round": _("round"),
+        "final": _("Final scores"),
+    }
+
+
+def _pot_words(pot: int) -> str:
+    return ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", pot).format(n=pot)
+
+
+def _face_down(cards_left: int) -> str:
+    return _("{n} cards face down").format(n=cards_left)
 
 
 def view_html(
@@ -96,7 +125,8 @@ def view_html(
 ) -> str:
     """The table as `view.seat` sees it; `hide_chips` shows opponents' chips as "?"."""
     names = names or [
-        f"Seat {i}" + (" (you)" if i == view.seat else "") for i in range(view.n_players)
+        _("Seat {i} (you)").format(i=i) if i == view.seat else _("Seat {i}").format(i=i)
+        for i in range(view.n_players)
     ]
     chips = [
         str(c) if (i == view.seat or not hide_chips) else "?" for i, c in enumerate(view.chips)
@@ -108,7 +138,7 @@ def view_html(
 
 def game_html(game: Game, names: Sequence[str] | None = None) -> str:
     """The whole table (the omniscient view: every count, no hidden card shown)."""
-    names = names or [f"Seat {i}" for i in range(game.n_players)]
+    names = names or [_("Seat {i}").format(i=i) for i in range(game.n_players)]
     over = game.is_over
     body = _header(game.active_card, game.pot, game.cards_left) + _table(
         game.hands,
@@ -120,18 +150,22 @@ def game_html(game: Game, names: Sequence[str] | None = None) -> str:
     if over:
         winners = ", ".join(names[i] for i in game.winners())
         removed = " ".join(map(str, game.removed_cards()))
-        body += f"<div>Winner(s): <b>{escape(winners)}</b>. Removed cards: {removed}</div>"
+        body += "<div>" + _("Winner(s): <b>{winners}</b>. Removed cards: {removed}").format(
+            winners=escape(winners), removed=removed
+        )
+        body += "</div>"
     return body
 
 
 def match_html(match: MatchResult, names: Sequence[str] | None = None) -> str:
     """Cumulative scores of a match, a row per round."""
     n = match.round_scores.shape[1]
-    names = names or [f"Seat {i}" for i in range(n)]
+    names = names or [_("Seat {i}").format(i=i) for i in range(n)]
+    c = _columns()
     th = "padding:.25em .8em;text-align:right;border-bottom:1px solid #999;"
     td = "padding:.25em .8em;text-align:right;"
     head = (
-        f"<tr><th style='{th}text-align:left'>round</th>"
+        f"<tr><th style='{th}text-align:left'>{c['round']}</th>"
         + "".join(f"<th style='{th}'>{escape(x)}</th>" for x in names)
         + "</tr>"
     )
@@ -143,7 +177,7 @@ def match_html(match: MatchResult, names: Sequence[str] | None = None) -> str:
     )
     top = "border-top:1px solid #999;"
     total = (
-        f"<tr><td style='{td}{top}text-align:left'><b>total</b></td>"
+        f"<tr><td style='{td}{top}text-align:left'><b>{c['total']}</b></td>"
         + "".join(f"<td style='{td}{top}'><b>{v}</b></td>" for v in match.totals.tolist())
         + "</tr>"
     )
@@ -155,12 +189,12 @@ def match_html(match: MatchResult, names: Sequence[str] | None = None) -> str:
 
 def match_progress_html(match: MatchResult, names: Sequence[str], played: int, rounds: int) -> str:
     """A match after `played` of its `rounds` rounds: a heading, the scores, then the winners."""
-    html = f"<h4 style='margin:.5em 0 .2em'>Match: {played} of {rounds} rounds</h4>" + match_html(
-        match, names
-    )
+    heading = _("Match: {played} of {rounds} rounds").format(played=played, rounds=rounds)
+    html = f"<h4 style='margin:.5em 0 .2em'>{heading}</h4>" + match_html(match, names)
     if played >= rounds:
         who = ", ".join(names[i] for i in match.winners)
-        html += f"<div><b>Match winner{'s' * (len(match.winners) > 1)}: {escape(who)}</b></div>"
+        text = ngettext("Match winner: {who}", "Match winners: {who}", len(match.winners))
+        html += f"<div><b>{text.format(who=escape(who))}</b></div>"
     return html
 
 
@@ -183,9 +217,12 @@ def move_words(event: Event | None) -> str:
     if event is None:
         return ""
     if event.action is Action.TAKE:
-        gain = f" (+{event.pot} chip{'s' * (event.pot != 1)})" if event.pot else ""
-        return f"took {event.card}{gain}"
-    return f"No thanks! on {event.card}"
+        if not event.pot:
+            return _("took {card}").format(card=event.card)
+        return ngettext("took {card} (+{n} chip)", "took {card} (+{n} chips)", event.pot).format(
+            card=event.card, n=event.pot
+        )
+    return _("No thanks! on {card}").format(card=event.card)
 
 
 def seats_html(
@@ -206,11 +243,13 @@ def seats_html(
         to_act = None if view.active_card is None else view.current_player
     points = [view.card_points(i) for i in range(view.n_players)]
     scores = view.scores()
+    c = _columns()
     head = (
-        f"<tr><th style='{_CELL}text-align:left'>seat</th>"
-        f"<th style='{_CELL}text-align:left'>cards (runs)</th><th style='{_CELL}'>card points</th>"
-        f"<th style='{_CELL}'>chips</th><th style='{_CELL}'>score</th>"
-        f"<th style='{_CELL}text-align:left'>last move</th></tr>"
+        f"<tr><th style='{_CELL}text-align:left'>{c['seat']}</th>"
+        f"<th style='{_CELL}text-align:left'>{c['cards']}</th>"
+        f"<th style='{_CELL}'>{c['points']}</th>"
+        f"<th style='{_CELL}'>{c['chips']}</th><th style='{_CELL}'>{c['score']}</th>"
+        f"<th style='{_CELL}text-align:left'>{c['last']}</th></tr>"
     )
     rows = []
     for i in range(view.n_players):
@@ -249,16 +288,16 @@ def seats_html(
 def active_html(view: PlayerView) -> str:
     """The active card and the chips on it, large."""
     if view.active_card is None:
+        over = _("Round over")
         return (
             f"<div style='font-size:1.4em;margin:.3em 0;background:{PAPER};color:{INK}'>"
-            "<b>Round over</b></div>"
+            f"<b>{over}</b></div>"
         )
     return (
         f"<div style='margin:.4em 0;background:{PAPER};color:{INK}'>"
         f"{card_html(view.active_card, big=True)}"
-        f"<span style='font-size:1.6em;margin-left:.6em'>pot: <b>{view.pot}</b> "
-        f"chip{'s' * (view.pot != 1)}</span>"
-        f"<span style='margin-left:1em;color:#555'>{view.cards_left} cards face down</span>"
+        f"<span style='font-size:1.6em;margin-left:.6em'>{_pot_words(view.pot)}</span>"
+        f"<span style='margin-left:1em;color:#555'>{_face_down(view.cards_left)}</span>"
         "</div>"
     )
 
@@ -274,13 +313,22 @@ def final_scores_html(game: Game, names: Sequence[str]) -> str:
         f"<td style='{_NUM}'><b>{scores[i]}</b></td></tr>"
         for i in range(game.n_players)
     )
-    removed = " ".join(card_html(c) for c in game.removed_cards())
+    removed = " ".join(card_html(x) for x in game.removed_cards())
+    c = _columns()
+    who = escape(", ".join(names[i] for i in winners))
+    revealed = _("Removed cards, now revealed: {cards}").format(cards=removed)
+    won = ngettext(
+        "Winner: <b>{who}</b> (lowest score wins)",
+        "Winners: <b>{who}</b> (lowest score wins)",
+        len(winners),
+    ).format(who=who)
     return (
-        "<h3 style='margin:.4em 0'>Final scores</h3>"
-        f"<table style='border-collapse:collapse'><tr><th style='{_CELL}text-align:left'>seat</th>"
-        f"<th style='{_CELL}'>card points</th><th style='{_CELL}'>chips</th>"
-        f"<th style='{_CELL}'>total</th></tr>{rows}</table>"
-        f"<div>Winner{'s' * (len(winners) > 1)}: "
-        f"<b>{escape(', '.join(names[i] for i in winners))}</b> (lowest score wins)</div>"
-        f"<div style='margin-top:.3em'>Removed cards, now revealed: {removed}</div>"
+        f"<h3 style='margin:.4em 0'>{c['final']}</h3>"
+        "<table style='border-collapse:collapse'>"
+        f"<tr><th style='{_CELL}text-align:left'>{c['seat']}</th>"
+        f"<th style='{_CELL}'>{c['points']}</th><th style='{_CELL}'>{c['chips']}</th>"
+        f"<th style='{_CELL}'>{c['total']}</th></tr>{rows}</table>"
+        f"<div>{won}</div>"
+        f"<div style='margin-top:.3em'>"
+        f"{revealed}</div>"
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..i18n import _
+
 #: The Okabe-Ito colour-blind-safe palette (issue 23, item 8): every figure's colours come
 #: from it, so no meaning rests on a red/green pair.
 OKABE_ITO = {
@@ -73,18 +75,20 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
         x=labels,
         y=list(chances.values()),
         marker_color=OKABE_ITO["bluish_green"],
-        hovertemplate="gap %{x}: %{y:.1%}<extra></extra>",
-        name="gap can be filled",
+        hovertemplate=_("gap %{x}: %{y:.1%}") + "<extra></extra>",
+        name=_("gap can be filled"),
     )
-    hand_text = " ".join(map(str, sorted(hand))) or "no cards"
+    hand_text = " ".join(map(str, sorted(hand))) or _("no cards")
     if not chances:
-        hand_text += "; no gaps between runs"
+        hand_text += _("; no gaps between runs")
+    title = _("Can the gaps in my hand still be filled?")
+    hand_line = _("hand: {hand}").format(hand=hand_text)
     fig.update_layout(
-        title={"text": f"Can the gaps in my hand still be filled?<br><sub>hand: {hand_text}</sub>"},
+        title={"text": f"{title}<br><sub>{hand_line}</sub>"},
         font={"size": 14},
         template="plotly_white",
-        xaxis_title="gap (the missing cards)",
-        yaxis={"title": "chance all still to come", "range": [0, 1.05]},
+        xaxis_title=_("gap (the missing cards)"),
+        yaxis={"title": _("chance all still to come"), "range": [0, 1.05]},
         yaxis_tickformat=".0%",
         margin={"t": 80, "l": 70, "r": 20},
     )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext
 from ..rules import runs
 from .cards import YOUR_TURN_BG
 
@@ -24,38 +25,45 @@ def status_html(phase: str, names: Sequence[str], view: PlayerView, failed: str 
     """The line under the table: whose turn, or what to press next (the buttons sit beside)."""
     if phase == "human":
         pot = view.pot
-        text = (
-            "<span style='font-size:1.3em'><b>Your turn</b></span>: take "
-            f"{view.active_card} with its {pot} chip{'s' * (pot != 1)}, or say No thanks! "
-            "(costs 1 chip)."
-        )
+        text = ngettext(
+            "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} "
+            "chip, or say No thanks! (costs 1 chip).",
+            "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} "
+            "chips, or say No thanks! (costs 1 chip).",
+            pot,
+        ).format(card=view.active_card, n=pot)
         style = (
             f"background:{YOUR_TURN_BG};color:#1a1a1a;"
             "border-left:6px solid #d9a400;padding:.4em .6em"
         )
     elif phase == "bot":
-        text = f"{escape(names[view.current_player or 0])} is thinking…"
+        text = _("{name} is thinking…").format(name=escape(names[view.current_player or 0]))
         style = "padding:.4em .6em;color:#555555;background:#ffffff"
     elif phase == "failed":
-        text = f"<b style='color:#b00'>{escape(failed)} failed</b>: see the message below."
+        text = _("<b style='color:#b00'>{name} failed</b>: see the message below.").format(
+            name=escape(failed)
+        )
         style = "padding:.4em .6em;background:#ffffff;color:#1a1a1a"
     elif phase == "round_over":
-        text = "<b>Round over.</b> Press Next round to go on, or Play again for a new match."
+        text = _("<b>Round over.</b> Press Next round to go on, or Play again for a new match.")
         style = "padding:.4em .6em"
     else:
-        text = "<b>Game over.</b> Press Play again for a new round with the same players."
+        text = _("<b>Game over.</b> Press Play again for a new round with the same players.")
         style = "padding:.4em .6em"
     return f"<div style='font-size:1.1em;margin:.3em 0;{style}'>{text}</div>"
 
 
+#: The opponents' presets by name, marked for translation (`nothanks_lab.table.DIFFICULTIES`).
+DIFFICULTY_WORDS = (N_("easy"), N_("medium"), N_("hard"))
+
+
 def title_html(round_number: int, rounds: int, seed: int, difficulty: str | None = None) -> str:
     """The table's heading: round of the match, the seed, and the opponents' preset."""
-    match = f" — round {round_number} of {rounds}" if rounds > 1 else ""
-    level = f"; opponents: {escape(difficulty)}" if difficulty else ""
-    return (
-        f"<h2 style='margin:.2em 0'>No Thanks!{match}</h2>"
-        f"<small>seed {seed}{level}; lowest score wins</small>"
-    )
+    match = _(" — round {i} of {n}").format(i=round_number, n=rounds) if rounds > 1 else ""
+    level = _("; opponents: {level}").format(level=escape(_(difficulty))) if difficulty else ""
+    small = _("seed {seed}{level}; lowest score wins").format(seed=seed, level=level)
+    game = _("No Thanks!")
+    return f"<h2 style='margin:.2em 0'>{game}{match}</h2><small>{small}</small>"
 
 
 def log_html(lines: Sequence[str]) -> str:
@@ -104,21 +112,21 @@ def hints_html(view: PlayerView, names: Sequence[str], evaluation: str = "") -> 
     items = []
     for c in neighbour_cards(view):
         if c == view.active_card:
-            text = "is the card on the table now"
+            text = _("is the card on the table now")
         elif c in holder:
-            text = f"is gone: {escape(names[holder[c]])} holds it"
+            text = _("is gone: {name} holds it").format(name=escape(names[holder[c]]))
         else:
             p = p_all_in_play([c], view.seen_cards, view.rules)
-            text = f"is still to come with chance <b>{p:.0%}</b>"
+            text = _("is still to come with chance <b>{p}</b>").format(p=fmt_percent(p))
         items.append(f"<li>{c} {text}</li>")
     if not view.my_hand:
-        body = "<p>You hold no cards yet, so no run to extend.</p>"
+        body = "<p>" + _("You hold no cards yet, so no run to extend.") + "</p>"
     else:
         body = (
-            "<p>Neighbours of your runs (a card next to a run adds no points):</p>"
+            "<p>" + _("Neighbours of your runs (a card next to a run adds no points):") + "</p>"
             f"<ul>{''.join(items)}</ul>"
         )
-    return f"<div><b>Hints</b>{body}{evaluation}</div>"
+    return "<div><b>" + _("Hints") + f"</b>{body}{evaluation}</div>"
 
 
 def clearly_better(low: float, high: float, digits: int = 1) -> bool:
@@ -131,7 +139,7 @@ def clearly_better(low: float, high: float, digits: int = 1) -> bool:
 
 
 def _move_words(action: object) -> str:
-    return "If you take" if str(action) == "Take" else "If you say No Thanks!"
+    return _("If you take") if str(action) == "Take" else _("If you say No Thanks!")
 
 
 def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | None = None) -> str:
@@ -145,66 +153,81 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
     lines = []
     for move in ev.moves().values():
         s, w = move.score, move.win
-        lines.append(
-            f"<li>{_move_words(move.action)}: your expected final score "
-            f"<b>{s.value:.0f}</b> ± {max(s.half_width, 0.5):.0f} points; you win "
-            f"{w.value:.0%} of the time</li>"
+        text = _(
+            "{move}: your expected final score <b>{score}</b> ± {pm} points; you win "
+            "{win} of the time"
+        ).format(
+            move=_move_words(move.action),
+            score=fmt_decimal(s.value, 0),
+            pm=fmt_decimal(max(s.half_width, 0.5), 0),
+            win=fmt_percent(w.value),
         )
+        lines.append(f"<li>{text}</li>")
     d, wd = ev.score_diff, ev.win_diff
     if d is None or wd is None:
-        verdict = "You have no chips: Take is forced."
+        verdict = _("You have no chips: Take is forced.")
     else:
         other = "No Thanks!" if str(ev.best) == "Take" else "Take"
         if clearly_better(d.low, d.high):
-            verdict = (
-                f"By expected score, <b>{ev.best}</b> is clearly better (about "
-                f"{abs(d.value):.1f} points lower)."
-            )
+            verdict = _(
+                "By expected score, <b>{best}</b> is clearly better (about {points} points lower)."
+            ).format(best=_(str(ev.best)), points=fmt_decimal(abs(d.value), 1))
         else:
-            verdict = "By expected score, the two moves are too close to call."
+            verdict = _("By expected score, the two moves are too close to call.")
         # The win chance after Take minus after No Thanks!: positive favours Take.
         favours = "Take" if wd.low > 0 else "No Thanks!" if wd.high < 0 else None
         if favours is not None and (favours == other or not clearly_better(d.low, d.high)):
             wins = {str(m.action): m.win.value for m in ev.moves().values()}
             rest = "No Thanks!" if favours == "Take" else "Take"
-            verdict += (
-                f" But <b>{favours}</b> wins more often ({wins[favours]:.0%} against "
-                f"{wins[rest]:.0%}): if only winning counts, prefer it."
-            )
+            verdict += _(
+                " But <b>{move}</b> wins more often ({p} against {q}): if only winning counts, "
+                "prefer it."
+            ).format(move=_(favours), p=fmt_percent(wins[favours]), q=fmt_percent(wins[rest]))
     if assumed is None:
-        who = f"every seat played by {escape(ev.policy)}"
+        who = _("every seat played by {bot}").format(bot=escape(ev.policy))
     else:
         from ..analysis import ADVICE_BOT
 
-        who = f"you played by the {ADVICE_BOT} bot; opponents: " + (
-            escape("; ".join(assumed)) or "none"
+        who = _("you played by the {bot} bot; opponents: {others}").format(
+            bot=ADVICE_BOT, others=escape("; ".join(assumed)) or _("none")
         )
     details = ""
     if d is not None and wd is not None:
-        details = (
-            f"<br>Take − No Thanks!: {d.value:+.1f} points [{d.low:+.1f}, {d.high:+.1f}]; "
-            f"win chance {wd.value:+.1%} [{wd.low:+.1%}, {wd.high:+.1%}] (95% intervals)."
+        details = "<br>" + _(
+            "Take − No Thanks!: {d} points [{low}, {high}]; win chance {w} [{wlow}, {whigh}] "
+            "(95% intervals)."
+        ).format(
+            d=fmt_decimal(d.value, 1, sign=True),
+            low=fmt_decimal(d.low, 1, sign=True),
+            high=fmt_decimal(d.high, 1, sign=True),
+            w=fmt_percent(wd.value, 1, sign=True),
+            wlow=fmt_percent(wd.low, 1, sign=True),
+            whigh=fmt_percent(wd.high, 1, sign=True),
         )
+    intro = _(
+        "What each move is likely to give you by the end of the round (lower score is better):"
+    )
+    how = _(
+        "The rest of the round was played out {n} times for each move, on guesses at the "
+        "face-down cards you cannot see ({who}); each ± is a 95% interval. The review of "
+        "your round uses the same computation."
+    ).format(n=fmt_int(ev.n), who=who)
     return (
-        "<div class='nothanks-evaluation'><p style='margin:.4em 0 .1em'>What each move is "
-        "likely to give you by the end of the round (lower score is better):</p>"
+        f"<div class='nothanks-evaluation'><p style='margin:.4em 0 .1em'>{intro}</p>"
         f"<ul style='margin:.1em 0'>{''.join(lines)}</ul>"
         f"<p style='margin:.2em 0'>{verdict}</p>"
-        "<details><summary>How is this computed?</summary><small>"
-        f"The rest of the round was played out {ev.n:,} times for each move, on guesses at the "
-        f"face-down cards you cannot see ({who}); each ± is a 95% interval. The review of "
-        "your round uses the same computation."
-        f"{details}</small></details></div>"
+        "<details><summary>" + _("How is this computed?") + "</summary><small>"
+        f"{how}{details}</small></details></div>"
     )
 
 
 def turn_prompt_html(name: str, cards_to_come: int) -> str:
     """The advisor's line while no card is face up: who turns the next card."""
+    text = _("Turn the next card and enter it: <b>{name}</b> acts on it").format(name=escape(name))
+    rest = _("({n} cards still to come)").format(n=cards_to_come)
     return (
-        "<div style='margin:.4em 0;font-size:1.3em'>Turn the next card and enter it: "
-        f"<b>{escape(name)}</b> acts on it "
-        f"<span style='color:#555;font-size:.8em'>({cards_to_come} cards still to come)</span>"
-        "</div>"
+        f"<div style='margin:.4em 0;font-size:1.3em'>{text} "
+        f"<span style='color:#555;font-size:.8em'>{rest}</span></div>"
     )
 
 
@@ -269,7 +292,9 @@ def move_prompt_html(name: str, card: int | None) -> str:
     >>> move_prompt_html("Ada", 27)
     '<b>Ada</b> decides on 27: enter the move.'
     """
-    return f"<b>{escape(name)}</b> decides on {card}: enter the move."
+    return _("<b>{name}</b> decides on {card}: enter the move.").format(
+        name=escape(name), card=card
+    )
 
 
 def hand_summary_html(mine: Sequence[int], taken_by_others: int, unseen: int) -> str:
@@ -279,7 +304,9 @@ def hand_summary_html(mine: Sequence[int], taken_by_others: int, unseen: int) ->
     '&nbsp; my hand: <b>27 29</b>; taken by others: 3; unseen: 10'
     """
     hand = " ".join(map(str, sorted(mine))) or "—"
-    return f"&nbsp; my hand: <b>{hand}</b>; taken by others: {taken_by_others}; unseen: {unseen}"
+    return "&nbsp; " + _(
+        "my hand: <b>{hand}</b>; taken by others: {taken}; unseen: {unseen}"
+    ).format(hand=hand, taken=taken_by_others, unseen=unseen)
 
 
 def immediate_verdict_html(card: int, diff: int, break_even: int) -> str:
@@ -291,12 +318,14 @@ def immediate_verdict_html(card: int, diff: int, break_even: int) -> str:
     >>> immediate_verdict_html(20, 14, 14)[:62]
     'Counting this move only: Take − No Thanks! = <b>+14</b> points'
     """
-    better = "Take" if diff < 0 else "No Thanks!" if diff > 0 else "either"
+    better = _("Take") if diff < 0 else _("No Thanks!") if diff > 0 else _("either")
     if break_even < 0:
-        pays = f"taking {card} pays even with no chips on it"
+        pays = _("taking {card} pays even with no chips on it").format(card=card)
     else:
-        pays = f"break-even pot for {card}: {break_even}; with more chips on it, taking pays"
-    return (
-        f"Counting this move only: Take − No Thanks! = <b>{diff:+d}</b> points → "
-        f"<b>{better}</b> ({pays})."
-    )
+        pays = _("break-even pot for {card}: {pot}; with more chips on it, taking pays").format(
+            card=card, pot=break_even
+        )
+    return _(
+        "Counting this move only: Take − No Thanks! = <b>{diff}</b> points → <b>{better}</b> "
+        "({pays})."
+    ).format(diff=f"{diff:+d}", better=better, pays=pays)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..i18n import N_, _, fmt_decimal, fmt_percent, ngettext
 from .cards import _CELL, _NUM, TO_ACT_BG, active_html, seats_html
 
 if TYPE_CHECKING:
@@ -26,24 +27,33 @@ LABEL_COLORS = {
 }
 
 
+#: The review labels' words, marked for translation (the badge shows them translated).
+LABEL_WORDS = (N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
+
+
 def label_html(label: str) -> str:
     """A review label as a small coloured badge."""
     color = LABEL_COLORS.get(label, "#BBBBBB")
     return (
         f"<span class='nothanks-label' data-label='{escape(label)}' style='display:inline-block;"
         f"padding:0 .45em;border-radius:.6em;background:{color};color:#000000;font-weight:600'>"
-        f"{escape(label)}</span>"
+        f"{escape(_(label))}</span>"
     )
 
 
 def _move_review_words(m: MoveReview) -> str:
     """A reviewed move in a few words: the label, the cost and the better move."""
     if m.forced:
-        return "forced (no chips left)"
+        return _("forced (no chips left)")
     if m.action is m.best:
-        return f"the better move (by {_gap(m):.1f} expected points)"
+        return _("the better move (by {gap} expected points)").format(gap=fmt_decimal(_gap(m), 1))
     c = m.cost_estimate
-    return f"cost {c.value:.1f} points [{c.low:.1f}, {c.high:.1f}]; better: {m.best}"
+    return _("cost {cost} points [{low}, {high}]; better: {best}").format(
+        cost=fmt_decimal(c.value, 1),
+        low=fmt_decimal(c.low, 1),
+        high=fmt_decimal(c.high, 1),
+        best=_(str(m.best)),
+    )
 
 
 def _gap(m: MoveReview) -> float:
@@ -58,8 +68,8 @@ def review_html(review: Review, current_step: int | None = None) -> str:
     """
     th = f"{_CELL}text-align:left;border-bottom:1px solid #999"
     head = "".join(
-        f"<th style='{th}'>{h}</th>"
-        for h in ("move", "card", "pot", "chips", "played", "label", "")
+        f"<th style='{th}'>{_(h) if h else h}</th>"
+        for h in (N_("move"), N_("card"), N_("pot"), N_("chips"), N_("played"), N_("label"), "")
     )
     rows = []
     for m in review.moves:
@@ -69,20 +79,29 @@ def review_html(review: Review, current_step: int | None = None) -> str:
             f"<tr class='nothanks-move' data-step='{m.index + 1}' data-label='{m.label}'{style}>"
             f"<td style='{_NUM}'>{m.index + 1}</td><td style='{_NUM}'>{m.card}</td>"
             f"<td style='{_NUM}'>{m.pot}</td><td style='{_NUM}'>{m.view.my_chips}</td>"
-            f"<td style='{_CELL}'>{m.action}</td><td style='{_CELL}'>{label_html(m.label)}</td>"
+            f"<td style='{_CELL}'>{_(str(m.action))}</td>"
+            f"<td style='{_CELL}'>{label_html(m.label)}</td>"
             f"<td style='{_CELL}color:#444'><small>{escape(_move_review_words(m))}</small></td>"
             "</tr>"
         )
     cards = len(review.card_costs)
-    acc = "" if review.accuracy is None else f"; accuracy {review.accuracy:.0%}"
-    headline = review.headline()
-    detail = (
-        f"{len(review.moves)} decisions on {cards} card{'s' * (cards != 1)}{acc}; each cost is "
-        "in expected points against the better move from that position"
+    acc = (
+        ""
+        if review.accuracy is None
+        else _("; accuracy {p}").format(p=fmt_percent(review.accuracy))
     )
+    headline = review.headline()
+    detail = ngettext(
+        "{n} decisions on {cards} card{acc}; each cost is in expected points against the "
+        "better move from that position",
+        "{n} decisions on {cards} cards{acc}; each cost is in expected points against the "
+        "better move from that position",
+        cards,
+    ).format(n=len(review.moves), cards=cards, acc=acc)
+    title = _("Review of {name}").format(name=escape(review.name))
     return (
-        f"<div class='nothanks-review'><h4 style='margin:.3em 0'>Review of "
-        f"{escape(review.name)}</h4><div class='nothanks-review-summary'><b>"
+        f"<div class='nothanks-review'><h4 style='margin:.3em 0'>{title}"
+        f"</h4><div class='nothanks-review-summary'><b>"
         f"{escape(headline[:1].upper() + headline[1:])}</b><br>"
         f"<small>{escape(detail)}</small></div>"
         f"<div style='max-height:26em;overflow:auto'><table style='border-collapse:collapse'>"

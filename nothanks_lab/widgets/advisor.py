@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import render
 from ..engine import Action, Event
+from ..i18n import _, check_language, resolve_language, speaks
 from ..render import final_scores_html
 from ..rules import Rules
 from ..table import (
@@ -35,6 +36,7 @@ class Advisor:
     still to come and Take versus No Thanks! over the whole round. An impossible entry is one
     plain line naming the problem; Undo takes back the last entry; at the end a link saves the
     round (the format of `Game.to_json`) for a review, e.g. with the play table's Load.
+    ``language="pt_BR"`` (or ``"en"``; default: the language in use) for all it shows.
 
     >>> a = Advisor(3, my_seat=1, hint_budget_s=0.05)
     >>> a.enter_card("27"); a.take_button.click()
@@ -42,6 +44,7 @@ class Advisor:
     ((27,), 'Seat 0 says no thanks')
     """
 
+    @speaks
     def __init__(
         self,
         n_players: int = 4,
@@ -53,9 +56,13 @@ class Advisor:
         rules: Rules | None = None,
         seed: int = 0,
         hint_budget_s: float = 0.5,
+        language: str | None = None,
     ) -> None:
         from ..advisor import AdvisorSession
 
+        if language is not None:
+            check_language(language)
+        self.language = resolve_language(language)
         self._session_class = AdvisorSession
         rules = check_rules(rules)
         self.rules = rules
@@ -76,30 +83,30 @@ class Advisor:
             value=s.n_players,
             min=min(counts),
             max=max(counts),
-            description="players",
+            description=_("players"),
             continuous_update=False,
         )
         self.my_seat = W.BoundedIntText(
-            value=s.my_seat, min=0, max=max(counts) - 1, description="my seat"
+            value=s.my_seat, min=0, max=max(counts) - 1, description=_("my seat")
         )
         self.first = W.BoundedIntText(
-            value=s.first_player, min=0, max=max(counts) - 1, description="first to act"
+            value=s.first_player, min=0, max=max(counts) - 1, description=_("first to act")
         )
         self.chips = W.BoundedIntText(
-            value=s.rules.starting_chips(s.n_players), min=0, max=99, description="chips each"
+            value=s.rules.starting_chips(s.n_players), min=0, max=99, description=_("chips each")
         )
-        self.hidden = W.Checkbox(value=s.hidden_chips, description="chips kept hidden")
-        self.start_button = W.Button(description="Start over", button_style="info")
+        self.hidden = W.Checkbox(value=s.hidden_chips, description=_("chips kept hidden"))
+        self.start_button = W.Button(description=_("Start over"), button_style="info")
         self.card = W.Text(
-            description="card turned",
+            description=_("card turned"),
             placeholder=f"{rules.low_card}–{rules.high_card}",
             continuous_update=False,
             layout=W.Layout(width="14em"),
         )
-        self.card_button = W.Button(description="Enter card", button_style="primary")
+        self.card_button = W.Button(description=_("Enter card"), button_style="primary")
         self.take_button = W.Button(button_style="warning", layout=W.Layout(width="auto"))
         self.pass_button = W.Button(button_style="success", layout=W.Layout(width="auto"))
-        self.undo_button = W.Button(description="Undo", icon="undo")
+        self.undo_button = W.Button(description=_("Undo"), icon="undo")
         self.status = W.HTML()
         self.table = W.HTML()
         self.hints = W.HTML()
@@ -109,7 +116,7 @@ class Advisor:
         self.hints.add_class("nothanks-advisor-hints")
         self.widget = W.VBox(
             [
-                W.HTML(render.heading_html("Advisor for a real table")),
+                W.HTML(render.heading_html(_("Advisor for a real table"))),
                 W.Box(
                     [self.players, self.my_seat, self.first, self.chips, self.hidden],
                     layout=_WRAP,
@@ -130,7 +137,7 @@ class Advisor:
                 self.errors.widget,
                 self.hints,
                 self.save_link,
-                W.HTML(render.caption_html("Entries", " (newest first)")),
+                W.HTML(render.caption_html(_("Entries"), _(" (newest first)"))),
                 self.log,
             ],
             layout=W.Layout(width="100%"),
@@ -146,9 +153,11 @@ class Advisor:
         self._render()
 
     # ----------------------------------------------------------------- entries
+    @speaks
     def _on_players(self, change: Mapping[str, Any]) -> None:
         self.chips.value = self.rules.starting_chips(int(change["new"]))
 
+    @speaks
     def start(self) -> None:
         """A new round with the setup controls' values (the old entries are dropped)."""
         self.session = self._session_class(
@@ -161,6 +170,7 @@ class Advisor:
         )  # may raise (a seat beyond the players): the old round stays
         self._render()
 
+    @speaks
     def enter_card(self, text: object) -> None:
         """Enter the card turned face up, typed as `text` (an empty box does nothing)."""
         from ..advisor import EntryError
@@ -169,19 +179,27 @@ class Advisor:
         if not raw:
             return
         if not raw.lstrip("-").isdigit():
-            raise EntryError(f"{raw!r} is not a card number ({self._card_range()})")
+            raise EntryError(
+                _("{raw} is not a card number ({range})").format(
+                    raw=repr(raw), range=self._card_range()
+                )
+            )
         self.session.turn(int(raw))
         self.card.value = ""
         self._render()
 
     def _card_range(self) -> str:
-        return f"cards run from {self.rules.low_card} to {self.rules.high_card}"
+        return _("cards run from {low} to {high}").format(
+            low=self.rules.low_card, high=self.rules.high_card
+        )
 
+    @speaks
     def move(self, action: Action) -> None:
         """Enter the move of the seat to act (what the two move buttons do)."""
         self.session.move(action)
         self._render()
 
+    @speaks
     def undo(self) -> None:
         """Take back the last entry."""
         self.session.undo()
@@ -194,6 +212,7 @@ class Advisor:
         return path
 
     # ----------------------------------------------------------------- drawing
+    @speaks
     def _render(self) -> None:
         s = self.session
         view, phase = s.view, s.phase
@@ -217,8 +236,8 @@ class Advisor:
         else:
             self.status.value = ""
         acting = "" if s.to_act is None else names[s.to_act]
-        self.take_button.description = f"{acting} takes".strip()
-        self.pass_button.description = f"{acting} says no thanks".strip()
+        self.take_button.description = _("{name} takes").format(name=acting).strip()
+        self.pass_button.description = _("{name} says no thanks").format(name=acting).strip()
         self.take_button.disabled = phase != "move"
         self.pass_button.disabled = phase != "move" or not s.game.can(Action.PASS)
         self.card.disabled = self.card_button.disabled = phase != "card"
@@ -227,7 +246,7 @@ class Advisor:
             # Issue 25, item 8: the old advice goes first, so nothing stale shows while this
             # position is worked out, and the result is shown only if the position is the same.
             position = len(s.entries)
-            self.hints.value = render.placeholder_html("Working out the advice for this move…")
+            self.hints.value = render.placeholder_html(_("Working out the advice for this move…"))
             seed = np.random.SeedSequence([self.seed, position])
             ev = s.evaluate(seed=seed, budget_s=self.hint_budget_s)
             if len(s.entries) == position and s.is_my_turn:
@@ -235,11 +254,11 @@ class Advisor:
                 self.hints.value = render.hints_html(view, names, html)
         else:
             self.hints.value = render.placeholder_html(
-                "The advice shows on your turn, with a card face up."
+                _("The advice shows on your turn, with a card face up.")
             )
         self.save_link.value = (
             render.download_link_html(
-                s.to_json(), s.file_name(), "Save this round for review (JSON)"
+                s.to_json(), s.file_name(), _("Save this round for review (JSON)")
             )
             if phase == "over"
             else ""

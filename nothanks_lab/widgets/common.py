@@ -15,6 +15,7 @@ import numpy as np
 from .. import render
 from ..bots import available_bots, bot_class, params_of
 from ..bots.base import Param
+from ..i18n import _, get_language, speaks
 from ..play import policy_name
 from ..table import (
     DEFAULT_DIFFICULTY,
@@ -254,6 +255,7 @@ class BotPicker:
 
     def __init__(self, label: str, spec: BotSpec | None = None) -> None:
         self.custom: Any = None
+        self.language = get_language()  # the page's: the picker redraws on its own events
         self.label_text = label
         self.label = W.HTML(render.caption_html(label), layout=W.Layout(width="5em"))
         self.dropdown = W.Dropdown(layout=W.Layout(width="13em"))
@@ -322,6 +324,7 @@ class BotPicker:
         """Values of the parameter controls."""
         return {w.description: w.value for w in self.sliders}
 
+    @speaks
     def _build_params(self) -> None:
         if self.name == self.CUSTOM:
             self.main_box.children = self.advanced_box.children = ()
@@ -336,7 +339,9 @@ class BotPicker:
         self.advanced_box.children = tuple(
             param_widget(declared[n], self._initial.get(n)) for n in rest
         )
-        self.advanced.set_title(0, f"advanced: {len(rest)} more settings of {self.name}")
+        self.advanced.set_title(
+            0, _("advanced: {n} more settings of {bot}").format(n=len(rest), bot=self.name)
+        )
         self.advanced.layout.display = "" if rest else "none"
 
     def _on_name(self, change: Mapping[str, Any]) -> None:

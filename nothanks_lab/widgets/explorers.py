@@ -10,6 +10,7 @@ import ipywidgets as W
 
 from .. import render
 from ..bots import params_of
+from ..i18n import N_, _, check_language, resolve_language, speaks
 from ..render.figures import gap_chances_figure
 from ..rules import Rules
 from ..validate import (
@@ -28,6 +29,13 @@ def _distinct_cards(cards: object, rules: Rules, name: str) -> tuple[int, ...]:
         twice = sorted({c for c in out if out.count(c) > 1})
         raise ValueError(f"{name} names {twice} more than once; each card at most once")
     return out
+
+
+def _checked_language(language: str | None) -> str:
+    """An explorer's `language` argument, checked, else the language in use."""
+    if language is not None:
+        check_language(language)
+    return resolve_language(language)
 
 
 def _readable_cards(fig: Any) -> Any:
@@ -52,30 +60,37 @@ class ProbabilityExplorer:
     between my runs can still be filled.
     """
 
-    MODES = (("in my hand", "mine"), ("taken by others", "seen"), ("clear", "clear"))
+    MODES = ((N_("in my hand"), "mine"), (N_("taken by others"), "seen"), (N_("clear"), "clear"))
 
+    @speaks
     def __init__(
         self,
         hand: Sequence[int] = (),
         seen: Sequence[int] = (),
         *,
         rules: Rules | None = None,
+        language: str | None = None,
     ) -> None:
         from .. import plots, probability
 
+        self.language = _checked_language(language)
         self._plots, self._probability = plots, probability
         self.rules = check_rules(rules)
         self.errors = ErrorLine()
         self.mine: frozenset[int] = frozenset()
         self.seen: frozenset[int] = frozenset()
-        self.mode = W.ToggleButtons(options=self.MODES, value="mine", description="mark as")
+        self.mode = W.ToggleButtons(
+            options=[(_(text), key) for text, key in self.MODES],
+            value="mine",
+            description=_("mark as"),
+        )
         self.cards = {
             c: W.Button(description=str(c), layout=W.Layout(width="3.2em", height="2.2em"))
             for c in self.rules.cards
         }
         for c, b in self.cards.items():
             b.on_click(self.errors.guard(functools.partial(self._on_card, c), clear=True))
-        self.clear_button = W.Button(description="Clear all")
+        self.clear_button = W.Button(description=_("Clear all"))
         self.clear_button.on_click(self.errors.guard(lambda _: self.clear_all(), clear=True))
         self.summary = W.HTML()
         self.summary.add_class("nothanks-summary")
@@ -86,7 +101,7 @@ class ProbabilityExplorer:
         self.widget = W.VBox(
             [
                 plotly_loader(),
-                W.HTML(render.heading_html("Which cards are still to come?")),
+                W.HTML(render.heading_html(_("Which cards are still to come?"))),
                 self.mode,
                 W.GridBox(
                     list(self.cards.values()),
@@ -109,12 +124,14 @@ class ProbabilityExplorer:
         )
         return _readable_cards(fig1), gap_chances_figure(chances, sorted(mine))
 
+    @speaks
     def clear_all(self) -> None:
         """Forget every marked card and go back to marking cards "in my hand" (so the next
         click on the grid visibly marks a card)."""
         self.set_cards((), ())
         self.mode.value = "mine"
 
+    @speaks
     def set_cards(self, hand: Sequence[int] = (), seen: Sequence[int] = ()) -> None:
         """Mark `hand` as mine and `seen` as taken by others; nothing changes on a bad marking."""
         mine = frozenset(_distinct_cards(hand, self.rules, "hand"))
@@ -136,6 +153,7 @@ class ProbabilityExplorer:
         unseen = self.rules.n_cards - len(mine | others)
         self.summary.value = render.hand_summary_html(sorted(mine), len(others), unseen)
 
+    @speaks
     def _on_card(self, card: int, _button: W.Button | None = None) -> None:
         mine, seen = set(self.mine), set(self.seen)
         mine.discard(card)
@@ -164,6 +182,7 @@ class ChipValueExplorer:
     line and hides the verdict and figure until the inputs are valid again.
     """
 
+    @speaks
     def __init__(
         self,
         card: int = 20,
@@ -173,10 +192,12 @@ class ChipValueExplorer:
         max_pot: int = 30,
         threshold: int = 10,
         rules: Rules | None = None,
+        language: str | None = None,
     ) -> None:
         from .. import analysis, plots
         from ..bots import MarginalCostBot
 
+        self.language = _checked_language(language)
         self._analysis, self._plots, self._bot_class = analysis, plots, MarginalCostBot
         self.rules = r = check_rules(rules)
         # Checked here: a slider would silently clamp an out-of-range value.
@@ -197,22 +218,26 @@ class ChipValueExplorer:
             )
         self.errors = ErrorLine()
         self.card = W.IntSlider(
-            value=card, min=r.low_card, max=r.high_card, description="card", continuous_update=False
+            value=card,
+            min=r.low_card,
+            max=r.high_card,
+            description=_("card"),
+            continuous_update=False,
         )
         self.pot = W.IntSlider(
-            value=pot, min=0, max=max_pot, description="pot", continuous_update=False
+            value=pot, min=0, max=max_pot, description=_("pot"), continuous_update=False
         )
         self.hand = W.Text(
             value=" ".join(map(str, hand)),
-            description="my hand",
-            placeholder="e.g. 27 29",
+            description=_("my hand"),
+            placeholder=_("e.g. 27 29"),
             continuous_update=False,
         )
         self.threshold = W.IntSlider(
             value=threshold,
             min=int(declared.low),
             max=int(declared.high),
-            description="bot threshold",
+            description=_("bot threshold"),
             style={"description_width": "8em"},
             continuous_update=False,
         )
@@ -223,7 +248,7 @@ class ChipValueExplorer:
         self.widget = W.VBox(
             [
                 plotly_loader(),
-                W.HTML(render.heading_html("Take or No Thanks?")),
+                W.HTML(render.heading_html(_("Take or No Thanks?"))),
                 W.Box([self.card, self.pot], layout=_WRAP),
                 W.Box([self.hand, self.threshold], layout=_WRAP),
                 self.errors.widget,
@@ -236,6 +261,7 @@ class ChipValueExplorer:
             w.observe(self._on_input, names="value")
         self.update()
 
+    @speaks
     def _on_input(self, _change: Mapping[str, Any] | None = None) -> None:
         try:
             self.update()
@@ -281,19 +307,22 @@ class ChipValueExplorer:
             y=[card],
             mode="markers",
             marker={"size": 18, "symbol": "x", "color": "gold", "line": {"width": 2}},
-            name=f"card {card}, pot {pot}",
+            name=_("card {card}, pot {pot}").format(card=card, pot=pot),
         )
         # Only real cards on the axis (3..35 in the standard rules), not 2 and 36.
         fig.update_yaxes(dtick=2, tick0=r.low_card, range=[r.low_card - 0.5, r.high_card + 0.5])
         fig.update_layout(margin={"l": 60, "r": 20, "t": 70, "b": 50})
         return fig
 
+    @speaks
     def update(self) -> None:
         """Redraw from the sliders: the figure and the verdict for card and pot."""
         hand = self._parse_hand()
         card, pot = self.card.value, self.pot.value
         if card in hand:
-            raise ValueError(f"{card} is already in your hand; pick another card")
+            raise ValueError(
+                _("{card} is already in your hand; pick another card").format(card=card)
+            )
         fig = self._figure(card, pot, hand, self.threshold.value)
         diff = self._analysis.immediate_take_minus_pass(card, pot, hand)
         even = self._analysis.break_even_pots(hand, [card], rules=self.rules)[card]

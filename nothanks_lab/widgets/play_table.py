@@ -13,6 +13,7 @@ import ipywidgets as W
 
 from .. import render
 from ..engine import Action, Event, Game, IllegalActionError, check_seat
+from ..i18n import _, check_language, resolve_language, speaks
 from ..play import MatchResult, PolicyError
 from ..render import final_scores_html
 from ..rules import Rules
@@ -80,6 +81,9 @@ class PlayTable(TableSetup, RoundFiles):
             previous move is ignored (so a double click never makes two moves).
         rules: the rule set (default: the standard game).
         review_rollouts: rollouts per move of "Review my round" (default: `nt.review`'s).
+        language: ``"en"`` or ``"pt_BR"`` for everything the table shows (default: the
+            language in use, `nothanks_lab.set_language`); in Portuguese the buttons read
+            ``Pegar`` and ``Não, obrigado!``.
 
     When a round ends, "Review my round" shows the review of the person's decisions beside a
     replay (`ReplayPanel`), a link saves the round as a file, and "Load a round" shows a saved
@@ -93,6 +97,7 @@ class PlayTable(TableSetup, RoundFiles):
     'Seat 0 (you) takes 22'
     """
 
+    @speaks
     def __init__(
         self,
         n_players: int = 4,
@@ -107,7 +112,10 @@ class PlayTable(TableSetup, RoundFiles):
         double_click_s: float = 0.3,
         rules: Rules | None = None,
         review_rollouts: int | None = None,
+        language: str | None = None,
     ) -> None:
+        if language is not None:
+            check_language(language)
         rules = check_rules(rules)
         counts = [n for n, _ in rules.chips]
         if not is_int(n_players) or int(n_players) not in counts:
@@ -127,6 +135,7 @@ class PlayTable(TableSetup, RoundFiles):
         specs = self._seat_specs(bots, n_players, human_seat)
         preset = difficulty_bots(difficulty, max(counts), human_seat)
 
+        self.language = resolve_language(language)
         self.rules = rules
         self.human_seat = human_seat
         self.bot_delay = bot_delay
@@ -155,14 +164,14 @@ class PlayTable(TableSetup, RoundFiles):
         self.title = W.HTML()
         self.table = W.HTML()
         self.status = W.HTML()
-        self.take_button = W.Button(description="Take", button_style="warning")
-        self.pass_button = W.Button(description="No Thanks!", button_style="success")
-        self.hint_toggle = W.ToggleButton(value=False, description="Hints")
+        self.take_button = W.Button(description=_("Take"), button_style="warning")
+        self.pass_button = W.Button(description=_("No Thanks!"), button_style="success")
+        self.hint_toggle = W.ToggleButton(value=False, description=_("Hints"))
         self.reason = W.HTML()
         self.hints = W.HTML()
         self.final = W.HTML()
-        self.next_button = W.Button(description="Next round", button_style="info")
-        self.again_button = W.Button(description="Play again", button_style="primary")
+        self.next_button = W.Button(description=_("Next round"), button_style="info")
+        self.again_button = W.Button(description=_("Play again"), button_style="primary")
         self.end_box = W.HBox([self.next_button, self.again_button])
         # After a round: its review beside a replay; Save and Load of rounds as files.
         self._build_files()
@@ -186,7 +195,7 @@ class PlayTable(TableSetup, RoundFiles):
                 self.files_box,
                 self.review_area,
                 self.hints,
-                W.HTML(render.caption_html("Moves", " (newest first)")),
+                W.HTML(render.caption_html(_("Moves"), _(" (newest first)"))),
                 self.log,
                 self.setup_panel,
             ]
@@ -273,6 +282,7 @@ class PlayTable(TableSetup, RoundFiles):
         return self.session.match_result()
 
     # ----------------------------------------------------------------- actions
+    @speaks
     def new_game(self) -> None:
         """Deal a new round (or the first round of a match) with the setup controls' values.
 
@@ -295,6 +305,7 @@ class PlayTable(TableSetup, RoundFiles):
             self.difficulty = level if level in DIFFICULTIES else None
             self._start(session)
 
+    @speaks
     def play_again(self) -> None:
         """A new match with the same players and bots, dealt from the next seed."""
         with self._lock:
@@ -308,6 +319,7 @@ class PlayTable(TableSetup, RoundFiles):
         self.errors.clear()
         self._after_change()
 
+    @speaks
     def next_round(self) -> None:
         """Deal the next round of the match (it starts one seat further on)."""
         with self._lock:
@@ -321,6 +333,7 @@ class PlayTable(TableSetup, RoundFiles):
             self.clear_review()
             self._after_change()
 
+    @speaks
     def play(self, action: Action) -> bool:
         """The human's move (what the Take / No Thanks! buttons call); False if ignored."""
         with self._lock:
@@ -328,22 +341,23 @@ class PlayTable(TableSetup, RoundFiles):
             if phase != "human":
                 self._notice(
                     {
-                        "bot": "Wait: it is not your turn yet.",
-                        "failed": "A bot failed; press Play again.",
-                        "round_over": "The round is over.",
-                        "match_over": "The match is over.",
+                        "bot": _("Wait: it is not your turn yet."),
+                        "failed": _("A bot failed; press Play again."),
+                        "round_over": _("The round is over."),
+                        "match_over": _("The match is over."),
                     }[phase]
                 )
                 return False
             now = self.clock()
             if now - self._last_move_at < self.double_click_s:
-                self._notice("Ignored a second click right after your move (a double click?).")
+                self._notice(_("Ignored a second click right after your move (a double click?)."))
                 return False
             self.session.play(action)  # IllegalActionError leaves the round unchanged
             self._last_move_at = now
             self._after_change()
             return True
 
+    @speaks
     def advance(self) -> Event | None:
         """Make the next bot move now (one move); None if it is not a bot's turn."""
         with self._lock:
@@ -411,6 +425,7 @@ class PlayTable(TableSetup, RoundFiles):
         self._pending = True
         self._call_later(self.bot_delay, self._on_timer, self.session)
 
+    @speaks
     def _on_timer(self, session: TableSession) -> None:
         try:
             with self._lock:
@@ -429,6 +444,7 @@ class PlayTable(TableSetup, RoundFiles):
     def _notice(self, text: str) -> None:
         self.reason.value = render.notice_html(text)
 
+    @speaks
     def _render(self) -> None:
         s = self.session
         game, view, phase = s.game, s.view, s.phase
@@ -445,12 +461,12 @@ class PlayTable(TableSetup, RoundFiles):
         self.take_button.disabled = not my_turn
         self.pass_button.disabled = not (my_turn and view.can_pass)
         if my_turn and not view.can_pass:
-            reason = "You have no chips left, so you cannot say No thanks!: you must take."
+            reason = _("You have no chips left, so you cannot say No thanks!: you must take.")
             self.reason.value = render.warning_html(reason)
             self.pass_button.tooltip = reason
         else:
             self.reason.value = ""
-            self.pass_button.tooltip = "put one chip on the card; the next seat decides"
+            self.pass_button.tooltip = _("put one chip on the card; the next seat decides")
         self.status.value = render.status_html(phase, s.names, view, s.failed or "")
         if self.hint_toggle.value and my_turn:
             field, assumed = s.rollout_field()
@@ -458,7 +474,7 @@ class PlayTable(TableSetup, RoundFiles):
             evaluation = evaluation_html(view, seed, field=field, assumed=assumed)
             self.hints.value = render.hints_html(view, s.names, evaluation)
         elif self.hint_toggle.value and not over:
-            self.hints.value = render.placeholder_html("Hints show on your turn.")
+            self.hints.value = render.placeholder_html(_("Hints show on your turn."))
         else:
             self.hints.value = ""
         self.final.value = self._final_html() if over else ""

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as W
 
 from .. import render
+from ..i18n import _, get_language, speaks
 from ..table import (
     RoundReplay,
 )
@@ -28,18 +29,21 @@ class ReplayPanel:
         self.step = 0
         self.on_step = on_step
         self.errors = ErrorLine()
-        self.first_button = W.Button(description="« First", tooltip="the deal, before any move")
-        self.previous_button = W.Button(description="◀ Previous", tooltip="one move back")
-        self.next_button = W.Button(description="Next ▶", tooltip="one move on")
-        self.last_button = W.Button(description="Last »", tooltip="the end of the round")
+        self.language = get_language()  # the page's: the panel redraws on its own clicks
+        self.first_button = W.Button(
+            description=_("« First"), tooltip=_("the deal, before any move")
+        )
+        self.previous_button = W.Button(description=_("◀ Previous"), tooltip=_("one move back"))
+        self.next_button = W.Button(description=_("Next ▶"), tooltip=_("one move on"))
+        self.last_button = W.Button(description=_("Last »"), tooltip=_("the end of the round"))
         for b in (self.first_button, self.previous_button, self.next_button, self.last_button):
             b.layout = W.Layout(width="auto")
-        self.jump = W.Dropdown(options=[], description="my moves", layout=W.Layout(width="22em"))
+        self.jump = W.Dropdown(options=[], description=_("my moves"), layout=W.Layout(width="22em"))
         self.view = W.HTML()
         self.view.add_class("nothanks-replay")
         self.widget = W.VBox(
             [
-                W.HTML(render.heading_html("Replay", level=4)),
+                W.HTML(render.heading_html(_("Replay"), level=4)),
                 W.Box(
                     [self.first_button, self.previous_button, self.next_button, self.last_button],
                     layout=_WRAP,
@@ -62,12 +66,13 @@ class ReplayPanel:
         """The last step of the round shown (0 when none is)."""
         return 0 if self.replay is None else self.replay.n_steps
 
+    @speaks
     def show(self, replay: RoundReplay, step: int | None = None) -> None:
         """Show `replay` at `step` (default: its last step, the end of the round)."""
         self.replay = replay
         reviewed = [(self._jump_label(replay, k), k) for k in replay.decision_steps()]
         self.jump.unobserve_all("value")
-        self.jump.options = [("jump to one of my moves…", -1), *reviewed]
+        self.jump.options = [(_("jump to one of my moves…"), -1), *reviewed]
         self.jump.value = -1
         self.jump.observe(self.errors.guard(self._on_jump), names="value")
         self.jump.layout.display = "" if reviewed else "none"
@@ -77,8 +82,11 @@ class ReplayPanel:
     def _jump_label(replay: RoundReplay, step: int) -> str:
         m = replay.move_review_at(step)
         assert m is not None
-        return f"move {step}: {m.card}, {m.action} ({m.label})"
+        return _("move {step}: {card}, {move} ({label})").format(
+            step=step, card=m.card, move=_(str(m.action)), label=_(m.label)
+        )
 
+    @speaks
     def go(self, step: int) -> None:
         """Show step `step`, kept within the round (the deal to the last move)."""
         if self.replay is None:

@@ -17,6 +17,7 @@ import ipywidgets as W
 
 from .. import render
 from ..engine import IllegalActionError
+from ..i18n import _, fmt_decimal, ngettext, speaks
 from ..table import RoundReplay, TableSession
 from ..validate import write_atomic
 from .common import _WRAP, ErrorLine, plain_message
@@ -38,11 +39,11 @@ class RoundFiles:
         self._review_thread: threading.Thread | None = None
         self._review_token = 0
         self._save_key: tuple[int, int, int] | None = None
-        self.review_button = W.Button(description="Review my round", button_style="info")
+        self.review_button = W.Button(description=_("Review my round"), button_style="info")
         self.review_status = W.HTML()
         self.save_link = W.HTML()
         self.load_upload = W.FileUpload(
-            accept=".json", multiple=False, description="Load a round", icon="upload"
+            accept=".json", multiple=False, description=_("Load a round"), icon="upload"
         )
         self.loaded_info = W.HTML()  # which file was loaded, and what it holds
         self._loaded = ""
@@ -70,6 +71,7 @@ class RoundFiles:
         self.review_button.on_click(g(lambda _: self.review_round()))
         self.load_upload.observe(g(self._on_upload), names="value")
 
+    @speaks
     def review_round(self, background: bool = True) -> threading.Thread | None:
         """Review the person's decisions in the finished round ("Review my round").
 
@@ -89,6 +91,7 @@ class RoundFiles:
 
         return self._start_review(replay, work, n, background)
 
+    @speaks
     def load_round(self, text: str | bytes, background: bool = True) -> threading.Thread | None:
         """Show a saved round (a round document) in the replay, then its review.
 
@@ -115,10 +118,9 @@ class RoundFiles:
         with self._lock:
             self.clear_review()
             replay = RoundReplay(game, names, seat=seat)
-        self._loaded = (
-            f"a {game.n_players}-seat round of {len(game.history)} moves; "
-            f"reviewing {names[seat]}'s {n} decisions"
-        )
+        self._loaded = _(
+            "a {seats}-seat round of {moves} moves; reviewing {name}'s {n} decisions"
+        ).format(seats=game.n_players, moves=len(game.history), name=names[seat], n=n)
         return self._start_review(replay, work, n, background)
 
     def _check_no_review_running(self) -> None:
@@ -139,7 +141,9 @@ class RoundFiles:
         self.replay_panel.show(replay)
         self.review_view.value = ""
         self.review_area.layout.display = ""
-        self.review_status.value = render.notice_html(f"Reviewing {n} decision{'s' * (n != 1)}…")
+        self.review_status.value = render.notice_html(
+            ngettext("Reviewing {n} decision…", "Reviewing {n} decisions…", n).format(n=n)
+        )
         self.review_button.disabled = True
         if not background:
             self._review_job(token, replay, work)
@@ -150,13 +154,14 @@ class RoundFiles:
         self._review_thread.start()
         return self._review_thread
 
+    @speaks
     def _review_job(
         self, token: int, replay: RoundReplay, work: Callable[[Callable[[int, int], None]], Any]
     ) -> None:
         def progress(done: int, total: int) -> None:
             if token == self._review_token:
                 self.review_status.value = render.notice_html(
-                    f"Reviewing: {done} of {total} decisions…"
+                    _("Reviewing: {done} of {total} decisions…").format(done=done, total=total)
                 )
 
         try:
@@ -174,9 +179,12 @@ class RoundFiles:
             step = self.replay_panel.step if self.replay_panel.replay is replay else None
             self.replay_panel.show(replay.with_review(result), step)
             self.review_status.value = render.small_html(
-                f"Reviewed in {result.elapsed_s:.1f} s: {result.headline()}."
+                _("Reviewed in {s} s: {headline}.").format(
+                    s=fmt_decimal(result.elapsed_s, 1), headline=result.headline()
+                )
             )
 
+    @speaks
     def _on_replay_step(self, step: int) -> None:
         if self.review is not None:
             self.review_view.value = render.review_html(self.review, step)
@@ -191,6 +199,7 @@ class RoundFiles:
         self.loaded_info.value = ""
         self.review_area.layout.display = "none"
 
+    @speaks
     def _on_upload(self, change: Mapping[str, Any]) -> None:
         files = change["new"]
         if not files:
@@ -199,11 +208,14 @@ class RoundFiles:
         try:
             self.load_round(bytes(item["content"]))
         except ValueError as exc:
-            raise ValueError(f"{item.get('name', 'the file')}: {plain_message(exc)}") from None
+            name = item.get("name", _("the file"))
+            raise ValueError(f"{name}: {plain_message(exc)}") from None
         else:
             self.errors.clear()
-            name = item.get("name", "the file")
-            self.loaded_info.value = render.small_html(f"Loaded {name}: {self._loaded}")
+            name = item.get("name", _("the file"))
+            self.loaded_info.value = render.small_html(
+                _("Loaded {name}: {what}").format(name=name, what=self._loaded)
+            )
         finally:
             self.load_upload.value = ()  # so the same file can be loaded again
 
@@ -217,7 +229,7 @@ class RoundFiles:
         if key != self._save_key:
             self._save_key = key
             self.save_link.value = render.download_link_html(
-                s.round_json(), s.file_name(), "Save this round (JSON)"
+                s.round_json(), s.file_name(), _("Save this round (JSON)")
             )
 
     def save(self, path: str | Path) -> Path:

@@ -14,6 +14,7 @@ from typing import Any
 import ipywidgets as W
 
 from .. import render
+from ..i18n import _, speaks
 from ..table import DIFFICULTIES, MAX_TABLE_SEED, BotSpec, difficulty_bots
 from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed
 
@@ -43,59 +44,59 @@ class TableSetup:
             value=n_players,
             min=min(counts),
             max=max(counts),
-            description="players",
+            description=_("players"),
             continuous_update=False,
         )
         self.difficulty_box = W.Dropdown(
-            options=[(f"{k}: {d.bot[0]}", k) for k, d in DIFFICULTIES.items()]
-            + [("custom (bots below)", "custom")],
+            options=[(f"{_(k)}: {d.bot[0]}", k) for k, d in DIFFICULTIES.items()]
+            + [(_("custom (bots below)"), "custom")],
             value=self.difficulty or "custom",
-            description="opponents",
+            description=_("opponents"),
         )
         self.difficulty_text = W.HTML()
         self.pickers: list[BotPicker] = [
             BotPicker(
-                f"Seat {i}",
+                _("Seat {i}").format(i=i),
                 specs[i] if i < len(specs) and specs[i] is not None else preset[i],
             )
             for i in range(max(counts))
         ]
         self.seats_box = W.VBox(layout=W.Layout(width="100%"))
-        self.hide_chips = W.Checkbox(value=hide_chips, description="hide opponents' chips")
+        self.hide_chips = W.Checkbox(value=hide_chips, description=_("hide opponents' chips"))
         self.seed = W.BoundedIntText(
             value=_fresh_seed() if seed is None else seed,
             min=0,
             max=MAX_TABLE_SEED,
-            description="seed",
-            tooltip="deals come from this seed; it moves on by one after each deal",
+            description=_("seed"),
+            tooltip=_("deals come from this seed; it moves on by one after each deal"),
         )
         self.rounds_box = W.BoundedIntText(
-            value=rounds, min=1, max=20, description="rounds", tooltip="1 = a single round"
+            value=rounds, min=1, max=20, description=_("rounds"), tooltip=_("1 = a single round")
         )
         self.delay = W.FloatSlider(
             value=0.7 if bot_delay is None else min(float(bot_delay), 3.0),
             min=0.0,
             max=3.0,
             step=0.1,
-            description="bot pause (s)",
+            description=_("bot pause (s)"),
             style={"description_width": "7em"},
             continuous_update=False,
         )
-        self.new_button = W.Button(description="New game", button_style="info")
+        self.new_button = W.Button(description=_("New game"), button_style="info")
         self.setup = W.VBox(
             [
                 W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
                 W.Box([self.players, self.rounds_box], layout=_WRAP),
                 W.Box([self.seed, self.hide_chips], layout=_WRAP),
                 self.delay,
-                W.HTML(render.caption_html("Bots", " (you play the seat marked 'you')")),
+                W.HTML(render.caption_html(_("Bots"), _(" (you play the seat marked 'you')"))),
                 self.seats_box,
                 self.new_button,
             ],
             layout=W.Layout(width="100%"),
         )
         self.setup_panel = W.Accordion(children=[self.setup], selected_index=None)
-        self.setup_panel.set_title(0, "Setup: players, opponents, seed, rounds")
+        self.setup_panel.set_title(0, _("Setup: players, opponents, seed, rounds"))
 
         g = self.errors.guard
         self.players.observe(g(lambda _: self._layout_seats()), names="value")
@@ -123,17 +124,19 @@ class TableSetup:
             )
         return bots
 
+    @speaks
     def _layout_seats(self) -> None:
         rows: list[W.Widget] = []
         for i in range(self.players.value):
             if i == self.human_seat:
-                rows.append(W.HTML(render.caption_html(f"Seat {i}", ": you")))
+                rows.append(W.HTML(render.caption_html(_("Seat {i}").format(i=i), _(": you"))))
             else:
                 rows.append(self.pickers[i].widget)
         self.seats_box.children = tuple(rows)
         if self.human_seat >= self.players.value:
             self.players.value = self.human_seat + 1
 
+    @speaks
     def _on_difficulty(self, change: Mapping[str, Any]) -> None:
         level = change["new"]
         if level in DIFFICULTIES:
@@ -144,7 +147,9 @@ class TableSetup:
 
     def _describe_difficulty(self) -> None:
         level = self.difficulty_box.value
-        text = DIFFICULTIES[level].summary if level in DIFFICULTIES else "the bots chosen below"
+        text = (
+            _(DIFFICULTIES[level].summary) if level in DIFFICULTIES else _("the bots chosen below")
+        )
         self.difficulty_text.value = render.small_html(text, indent=True)
 
     def _on_delay(self, change: Mapping[str, Any]) -> None:

@@ -1,0 +1,416 @@
+"""The languages: catalogs complete and in step with the code, the choice of language, numbers.
+
+The Portuguese catalog must translate every message id of the template (no empty or fuzzy
+entry) with the same format placeholders; the template must hold exactly the strings the
+package marks (`_`, `N_`, `ngettext` literals, found with `ast`, so calls inside f-strings
+count too) and what Babel extracts; the language is chosen in the documented order; numbers
+are formatted for the locale; a play table in Portuguese shows none of the English UI words
+for a whole played round (in the kernel and, in a real browser, on the Portuguese app page).
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nothanks_lab as nt
+from nothanks_lab import Action, i18n
+from nothanks_lab.i18n import _, fmt_decimal, fmt_int, fmt_percent, language
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "nothanks_lab"
+POT = PACKAGE / "locale" / "nothanks_lab.pot"
+PO = PACKAGE / "locale" / "pt_BR" / "LC_MESSAGES" / "nothanks_lab.po"
+APP = ROOT / "notebooks" / "pt_BR" / "play_table_app.ipynb"
+
+#: English words of the play table that must not show on a Portuguese page (issue 29).
+ENGLISH_UI = (
+    "Take",
+    "No Thanks!",
+    "chips",
+    "cards",
+    "Your turn",
+    "Final scores",
+    "Play again",
+    "Hint",
+    "Review",
+)
+
+PLACEHOLDER = re.compile(
+    r"\{[A-Za-z_][A-Za-z0-9_]*(?:![rsa])?(?::[^{}]*)?\}|%\([A-Za-z_]+\)[a-z]|%[sdif]"
+)
+
+
+def read_catalog(path: Path, locale: str | None = None) -> Any:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as f:
+        return read_po(f, locale=locale)
+
+
+def ids(message: Any) -> tuple[str, ...]:
+    return tuple(message.id) if isinstance(message.id, (list, tuple)) else (message.id,)
+
+
+# ------------------------------------------------------------------ the catalogs
+def test_every_message_id_has_a_portuguese_translation() -> None:
+    pot, po = read_catalog(POT), read_catalog(PO, "pt_BR")
+    template = [m for m in pot if m.id]
+    assert len(template) > 100  # the play table, its panels, review and setup at least
+    missing, fuzzy = [], []
+    for m in template:
+        t = po.get(m.id)
+        strings = () if t is None else (t.string if isinstance(t.string, tuple) else (t.string,))
+        if t is None or not strings or not all(s.strip() for s in strings):
+            missing.append(m.id)
+        elif t.fuzzy:
+            fuzzy.append(m.id)
+    assert missing == [] and fuzzy == [], (missing, fuzzy)
+    assert not po.fuzzy  # a fuzzy header would make gettext tools skip the catalog
+
+
+def test_placeholders_are_the_same_in_both_languages() -> None:
+    po = read_catalog(PO, "pt_BR")
+    wrong = []
+    for m in po:
+        if not m.id:
+            continue
+        sources = ids(m)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for k, text in enumerate(strings):
+            source = sources[min(k, len(sources) - 1)]
+            if Counter(PLACEHOLDER.findall(text)) != Counter(PLACEHOLDER.findall(source)):
+                wrong.append((source, text))
+    assert wrong == []
+
+
+def test_a_changed_placeholder_is_caught() -> None:
+    """The check above can fail: a translation that renames {card} differs."""
+    a, b = "took {card} (+{n} chips)", "pegou o {carta} (+{n} fichas)"
+    assert Counter(PLACEHOLDER.findall(a)) != Counter(PLACEHOLDER.findall(b))
+    assert PLACEHOLDER.findall("%(x)d and %s, {name!r:>4}") == ["%(x)d", "%s", "{name!r:>4}"]
+
+
+def marked_strings() -> set[str]:
+    """Every literal the package passes to `_`, `gettext`, `N_` or `ngettext` (f-strings too)."""
+    found: set[str] = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            n_args = {"_": 1, "gettext": 1, "N_": 1, "ngettext": 2}.get(node.func.id, 0)
+            for arg in node.args[:n_args]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return found
+
+
+def test_the_template_holds_exactly_the_marked_strings() -> None:
+    in_template = {i for m in read_catalog(POT) if m.id for i in ids(m)}
+    marked = marked_strings()
+    assert marked - in_template == set(), "run pybabel extract (docs/howto/add_a_language.md)"
+    assert in_template - marked == set(), "the template holds strings the code no longer has"
+
+
+def test_babel_extracts_what_the_template_holds() -> None:
+    from babel.messages.extract import extract_from_dir
+
+    extracted = {
+        i
+        for _f, _line, msg, _c, _ctx in extract_from_dir(PACKAGE, [("**.py", "python")])
+        for i in (msg if isinstance(msg, tuple) else (msg,))
+        if i
+    }
+    in_template = {i for m in read_catalog(POT) if m.id for i in ids(m)}
+    assert extracted == in_template
+
+
+def test_compiled_catalog_loads_with_plain_gettext(tmp_path: Path) -> None:
+    (mo,) = i18n.write_catalogs(tmp_path)
+    assert mo == tmp_path / "pt_BR" / "LC_MESSAGES" / "nothanks_lab.mo"
+    t = gettext.translation("nothanks_lab", localedir=tmp_path, languages=["pt_BR"])
+    assert t.gettext("Take") == "Pegar" and t.gettext("No Thanks!") == "Não, obrigado!"
+    assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 1).endswith("ficha")
+    assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 0).endswith("ficha")
+    assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 2).endswith("fichas")
+
+
+# ------------------------------------------------------------------ choosing the language
+@pytest.fixture
+def clean_language(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No language chosen and no language variables: each test sets what it needs."""
+    monkeypatch.setattr(i18n, "_chosen", None)
+    for var in ("NOTHANKS_LAB_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    return monkeypatch
+
+
+def test_the_choice_order(clean_language: pytest.MonkeyPatch) -> None:
+    mp = clean_language
+    assert nt.get_language() == "en"  # nothing set: English
+    mp.setenv("LANG", "pt_BR.UTF-8")
+    assert nt.get_language() == "pt_BR"  # the locale
+    mp.setenv("LANG", "de_DE.UTF-8")
+    assert nt.get_language() == "en"
+    mp.setenv("NOTHANKS_LAB_LANG", "pt_BR")
+    assert nt.get_language() == "pt_BR"  # the variable wins over the locale
+    nt.set_language("en")
+    assert nt.get_language() == "en"  # set_language wins over the variable
+    assert i18n.resolve_language("pt_BR") == "pt_BR"  # an explicit argument wins over all
+    with language("pt_BR"):
+        assert _("Take") == "Pegar"
+        with language("en"):
+            assert _("Take") == "Take"
+    assert _("Take") == "Take"
+
+
+def test_bad_languages_say_what_is_allowed(clean_language: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match=r"lang must be one of 'en', 'pt_BR'; got 'fr'"):
+        nt.set_language("fr")
+    with pytest.raises(ValueError, match="language must be one of"):
+        nt.PlayTable(3, seed=1, bot_delay=0, language="Portuguese")
+    clean_language.setenv("NOTHANKS_LAB_LANG", "klingon")
+    with pytest.raises(ValueError, match="NOTHANKS_LAB_LANG must be one of"):
+        nt.get_language()
+    assert i18n.check_language("pt-BR") == "pt_BR"
+
+
+def test_numbers_for_a_person() -> None:
+    assert (fmt_decimal(0.73, 2), fmt_percent(0.73), fmt_percent(0.125, 1)) == (
+        "0.73",
+        "73%",
+        "12.5%",
+    )
+    with language("pt_BR"):
+        assert fmt_decimal(0.73, 2) == "0,73"
+        assert fmt_percent(0.73) == "73%"
+        assert fmt_percent(0.125, 1) == "12,5%"
+        assert fmt_percent(-0.031, 1, sign=True) == "-3,1%"
+        assert fmt_decimal(2.0, 1, sign=True) == "+2,0"
+        assert fmt_int(12345) == "12.345"
+    assert (fmt_decimal(2.0, 1, sign=True), fmt_int(12345)) == ("+2.0", "12,345")
+
+
+def test_english_output_is_the_source_text(clean_language: pytest.MonkeyPatch) -> None:
+    from nothanks_lab.engine import Event
+    from nothanks_lab.render import move_words
+
+    e = Event(1, Action.TAKE, 27, 3)
+    assert (move_words(e), e.describe()) == ("took 27 (+3 chips)", "Seat 1 takes 27 and 3 chips")
+    with language("pt_BR"):
+        assert (move_words(e), e.describe()) == (
+            "pegou o 27 (+3 fichas)",
+            "Lugar 1 pega o 27 e 3 fichas",
+        )
+
+
+# ------------------------------------------------------------------ the play table
+def widget_texts(root: Any) -> str:
+    """Everything a widget tree shows: HTML values, labels, titles, options (markup removed)."""
+    import ipywidgets as W
+
+    texts: list[str] = []
+
+    def walk(w: Any) -> None:
+        for attr in ("value", "description"):
+            v = getattr(w, attr, None)
+            if isinstance(v, str):
+                texts.append(v)
+        if isinstance(w, W.Accordion):
+            texts.extend(w.get_title(i) or "" for i in range(len(w.children)))
+        if isinstance(w, W.Dropdown):
+            texts.extend(str(o[0]) if isinstance(o, tuple) else str(o) for o in w.options)
+        for child in getattr(w, "children", ()):
+            walk(child)
+
+    walk(root)
+    return re.sub(r"<[^>]+>", " ", "\n".join(texts))
+
+
+def english_words(text: str) -> list[str]:
+    return [w for w in ENGLISH_UI if w.lower() in text.lower()]
+
+
+def play_out(t: Any) -> None:
+    """Say No thanks! once, then take (the person's moves), until the round is over."""
+    passed = False
+    while t.phase == "human":
+        t._last_move_at = -float("inf")  # not a double click: the test clicks at once
+        move = Action.PASS if not passed and t.view.can_pass else Action.TAKE
+        passed = True
+        assert t.play(move)
+
+
+def test_a_portuguese_round_shows_no_english_ui_word(clean_language: pytest.MonkeyPatch) -> None:
+    t = nt.PlayTable(3, seed=5, bot_delay=0, language="pt_BR")
+    assert (t.take_button.description, t.pass_button.description) == ("Pegar", "Não, obrigado!")
+    assert t.language == "pt_BR"
+    t.hint_toggle.value = True  # the hints panel and the evaluation, on the person's turn
+    assert "Dicas" in t.hints.value and "Como isto é calculado?" in t.hints.value
+    during = widget_texts(t.widget)
+    play_out(t)
+    assert t.phase in ("round_over", "match_over")
+    after = widget_texts(t.widget)
+    assert "Placar final" in after and "Sua vez" in during
+    assert english_words(during) == [] and english_words(after) == [], (during, after)
+    assert all("Lugar 0 (você)" in line for line in t.log_lines if line.startswith("Lugar 0"))
+    # The English table beside it is untouched by the Portuguese one.
+    en = nt.PlayTable(3, seed=5, bot_delay=0)
+    assert (en.take_button.description, en.pass_button.description) == ("Take", "No Thanks!")
+    assert "Your turn" in en.status.value
+
+
+def test_the_table_keeps_its_language_on_a_timer_thread(
+    clean_language: pytest.MonkeyPatch,
+) -> None:
+    """A bot's delayed move redraws from a timer thread, outside any language block."""
+    t = nt.PlayTable(3, seed=5, bot_delay=None, language="pt_BR")
+    t._last_move_at = -float("inf")
+    t.play(Action.PASS if t.view.can_pass else Action.TAKE)
+    assert t.phase == "bot"
+    thread = threading.Thread(target=t._on_timer, args=(t.session,))
+    thread.start()
+    thread.join()
+    assert "pensando" in t.status.value or "Sua vez" in t.status.value
+    assert english_words(widget_texts(t.widget)) == []
+
+
+@pytest.mark.slow
+def test_a_portuguese_review_shows_no_english_ui_word(clean_language: pytest.MonkeyPatch) -> None:
+    t = nt.PlayTable(3, seed=5, bot_delay=0, language="pt_BR", review_rollouts=4)
+    play_out(t)
+    t.review_round(background=False)
+    text = widget_texts(t.widget)
+    assert "Análise de Lugar 0 (você)" in text and "Analisada em" in text
+    assert english_words(text) == [], text
+    t.replay_panel.go(0)
+    assert "A distribuição" in t.replay_panel.view.value
+
+
+# ------------------------------------------------------------------ the app page in a browser
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_portuguese_app_page_in_a_browser(tmp_path: Path) -> None:
+    import test_browser as tb  # its server helper (a module import: its tests are not re-run)
+    from browser_support import CLICK_GAP_S, chromium_page
+
+    with tb.serve(APP, tmp_path / "voila.log") as url, chromium_page() as (page, offline, _):
+        page.goto(url, timeout=45_000)
+        take = page.get_by_role("button", name="Pegar", exact=True)
+        no_thanks = page.get_by_role("button", name="Não, obrigado!", exact=True)
+        take.wait_for(timeout=45_000)
+        no_thanks.wait_for(timeout=5_000)
+        final = page.locator(".nothanks-final")
+        seen: list[str] = []
+        passed, last_click = False, 0.0
+        deadline = time.monotonic() + 90
+        while "Placar final" not in final.inner_text():
+            assert time.monotonic() < deadline, "the round did not end within 90 s"
+            page.wait_for_function(
+                """() => {
+                    const f = document.querySelector('.nothanks-final');
+                    if (f && f.innerText.includes('Placar final')) return true;
+                    return [...document.querySelectorAll('button')].some(
+                        b => b.innerText.trim() === 'Pegar' && !b.disabled);
+                }""",
+                timeout=30_000,
+            )
+            if "Placar final" in final.inner_text():
+                break
+            seen.append(page.locator("body").inner_text())
+            time.sleep(max(0.0, last_click + CLICK_GAP_S - time.monotonic()))
+            if not passed and no_thanks.is_enabled():
+                no_thanks.click()
+                passed = True
+            else:
+                take.click()
+            last_click = time.monotonic()
+            time.sleep(CLICK_GAP_S)
+        seen.append(page.locator("body").inner_text())
+        assert passed and "Sua vez" in seen[0]
+        for text in seen:
+            assert english_words(text) == [], text
+        assert offline.foreign == [], offline.foreign
+
+
+# ------------------------------------------------------------------ the other widgets, feedback
+def test_the_advisor_speaks_portuguese(clean_language: pytest.MonkeyPatch) -> None:
+    from nothanks_lab.widgets import Advisor
+
+    a = Advisor(3, my_seat=0, hint_budget_s=0.05, language="pt_BR")
+    a.enter_card("27")  # my turn, with a card face up: the advice shows
+    assert a.take_button.description == "Lugar 0 (você) pega"
+    assert "Dicas" in a.hints.value
+    text = widget_texts(a.widget)
+    assert "Conselheiro" in text and english_words(text) == [], text
+    a.take_button.click()
+    assert "Lugar 0 (você) pega o 27" in a.log.value
+    en = Advisor(3, my_seat=0, hint_budget_s=0.05)
+    assert en.undo_button.description == "Undo"
+
+
+def test_the_explorers_speak_portuguese(clean_language: pytest.MonkeyPatch) -> None:
+    from nothanks_lab.widgets import ChipValueExplorer, ProbabilityExplorer
+
+    c = ChipValueExplorer(card=28, pot=2, hand=(27, 29), language="pt_BR")
+    assert "Contando só esta jogada" in c.answer.value and "Pegar" in c.answer.value
+    assert "fichas na carta (pote)" in c.figure.html
+    c.pot.value = 3  # a redraw from a slider's own event keeps the language
+    assert "Contando só esta jogada" in c.answer.value
+    p = ProbabilityExplorer(hand=[29], language="pt_BR")
+    assert "Quais cartas ainda podem sair?" in p.in_play.html
+    assert [o[0] for o in p.mode.options] == ["na minha mão", "pegas por outros", "desmarcar"]
+    assert english_words(widget_texts(c.widget) + widget_texts(p.widget)) == []
+
+
+def test_check_answer_feedback_in_portuguese() -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        right = check_answer("p28_start", "0,727")
+        wrong = check_answer("p28_start", 0.2)
+    assert right.correct and "confere com a resposta exata" in right.message
+    assert "casas decimais" in right.message
+    assert not wrong.correct and "não é a resposta" in wrong.message
+    assert "matches the exact answer" in check_answer("p28_start", "0.727").message
+
+
+# ------------------------------------------------------------------ the kit in Portuguese
+def translated_lesson(folder: Path, stem: str = "04_chip_value") -> Path:
+    """A minimal translated copy of an English lesson (its first Markdown cell in Portuguese),
+    for as long as notebooks/pt_BR/ does not hold the translator's lessons."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "markdown")
+    first.source = "# Quanto vale uma ficha?\n\nUma aula em português."
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{stem}.ipynb")
+    return folder
+
+
+def test_the_kit_exports_in_portuguese(tmp_path: Path, clean_language: Any) -> None:
+    from nothanks_lab.__main__ import main
+    from nothanks_lab.kit.notebooks import find_notebooks
+
+    assert find_notebooks(None, "pt_BR") == ROOT / "notebooks" / "pt_BR"
+    lessons = translated_lesson(tmp_path / "pt_BR")
+    out = tmp_path / "kit"
+    argv = ["lessons", "export", str(out), "--notebooks", str(lessons), "--skip-handouts"]
+    assert main([*argv, "--no-pdf", "--quiet", "--language", "pt_BR"]) == 0
+    assert "Quanto vale uma ficha?" in (out / "student" / "04_chip_value.ipynb").read_text()
+    assert (
+        "Guia do professor: 04_chip_value" in (out / "teacher" / "04_chip_value.html").read_text()
+    )
+    assert "kit do professor" in (out / "index.html").read_text()
+    assert nt.get_language() == "en"  # the export held its language only while it ran
+    with pytest.raises(SystemExit):
+        main([*argv, "--language", "fr"])
