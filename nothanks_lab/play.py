@@ -167,13 +167,13 @@ class MatchResult:
     """The outcome of a match of several rounds."""
 
     round_scores: np.ndarray
-    """int[rounds, seats]: each round's scores."""
+    """Each round's scores, an int array of shape (rounds, seats)."""
     games: tuple[GameResult, ...]
     """Each round in full."""
 
     @property
     def totals(self) -> np.ndarray:
-        """int[seats]: cumulative score per seat."""
+        """Cumulative score per seat, an int array of shape (seats,)."""
         return self.round_scores.sum(axis=0)
 
     @property

@@ -23,14 +23,14 @@ the 95% interval of the paired difference; the win chance it loses is given besi
 label comes from declared thresholds on the cost (:data:`THRESHOLDS`), applied to the *lower
 end* of the cost's 95% interval, so rollout noise never brands a move:
 
-=============  =========================================================
-label          the cost's 95% interval lies entirely at or above
-=============  =========================================================
-``good``       (anything less, including the better move itself)
-``inaccuracy`` 1 expected point
-``mistake``    3 expected points
-``blunder``    6 expected points
-=============  =========================================================
+==============  =========================================================
+label           the cost's 95% interval lies entirely at or above
+==============  =========================================================
+``good``        (anything less, including the better move itself)
+``inaccuracy``  1 expected point
+``mistake``     3 expected points
+``blunder``     6 expected points
+==============  =========================================================
 
 A forced move (no chip left, so Take is the only legal move) is ``good`` at cost 0. The headline
 counts the labels and names the costliest decision; the total cost sums one decision per card

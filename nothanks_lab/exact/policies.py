@@ -2,12 +2,12 @@
 
 With the policies of some seats fixed, the round is a single-agent problem for the others, any
 number of seats. `_PolicyEngine` solves it in plain Python over the chance nodes of
-:mod:`.positions` (a dict memo keyed by hands, chips and seat to act), keeping the value of
-every seat so that a `Solution` can answer for any seat's view. A fixed policy is asked
-through the `PlayerView` of each position it reaches: exactly when it exposes
+:mod:`nothanks_lab.exact.positions` (a dict memo keyed by hands, chips and seat to act), keeping
+the value of every seat so that a `Solution` can answer for any seat's view. A fixed policy is
+asked through the `PlayerView` of each position it reaches: exactly when it exposes
 ``take_probability(view)`` (`RandomBot` is read through ``p_take``), otherwise once per position
-and held to that answer. A seat with no policy plays its best response, so with no policy at
-all it is the plain-Python twin of the compiled solver (``solve(..., engine="python")``).
+and held to that answer. A seat with no policy plays its best response, so with no policy at all
+it is the plain-Python twin of the compiled solver (``solve(..., engine="python")``).
 `exploitability` measures a policy by what a best response wins against it in either seat.
 """
 

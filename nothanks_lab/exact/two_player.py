@@ -1,11 +1,11 @@
-"""`solve`: two seats playing perfectly, by the compiled search of :mod:`.kernel`.
+"""`solve`: two seats playing perfectly, by the compiled search of `nothanks_lab.exact.kernel`.
 
 Two seats make a zero-sum game for both objectives, so one number per position suffices: the
 value to the seat to act. `_TwoPlayerEngine` allocates the kernel's dense memo (its size is
-`estimate_memory`, checked against a ceiling before anything is allocated), converts the
-encoded positions of :mod:`.positions` into the kernel's arguments (two hand masks, their
-base-3 index, the chips of each seat) and reads the values of any view's position and moves
-back from it, solving what the memo lacks on demand.
+`estimate_memory`, checked against a ceiling before anything is allocated), converts the encoded
+positions of `nothanks_lab.exact.positions` into the kernel's arguments (two hand masks, their
+base-3 index, the chips of each seat) and reads the values of any view's position and moves back
+from it, solving what the memo lacks on demand.
 """
 
 from __future__ import annotations
