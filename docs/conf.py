@@ -12,6 +12,7 @@ unchanged lesson is not run again.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -45,6 +46,10 @@ myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
 
 # Lessons are executed at build time and cached; a cell gets 300 s (nbval's limit too).
+# Their kernels inherit this environment: plotly's "notebook" renderer gives each figure an
+# HTML output with plotly.js inlined (nothing from a CDN), which a static page can show; the
+# default plotly mimetype is JupyterLab's alone, and MyST-NB would drop it with a warning.
+os.environ["PLOTLY_RENDERER"] = "notebook"
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(DOCS / "_build" / ".jupyter_cache")
 nb_execution_timeout = 300
