@@ -55,6 +55,9 @@ nb_execution_cache_path = str(DOCS / "_build" / ".jupyter_cache")
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
+# No widget manager from a CDN: a static page cannot run the lessons' widgets anyway (each shows
+# its text form), and the site stays usable with no internet access.
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 
 autodoc_member_order = "bysource"
 # Inherited docstrings are third-party text (gymnasium's Env.step, say): document our own only.
