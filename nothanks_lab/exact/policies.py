@@ -247,6 +247,34 @@ def best_response(
     policy is asked once per position and held to that answer. Solved in plain Python: small
     decks only (more than `max_positions` chance nodes is a `ValueError`).
 
+    Parameters
+    ----------
+    rules : Rules
+        A small rule set.
+    opponents : sequence of policies
+        The fixed policies of the other seats, in increasing seat order.
+    objective : {"win", "margin"}
+        ``"win"``: the chance of winning, a tie among k seats counting 1/k; ``"margin"``: the
+        best rival's score minus mine.
+    seat : int
+        The seat that plays its best response.
+    first_player : int
+        The seat that acts first.
+    max_positions : int
+        The most chance nodes solved before giving up.
+
+    Returns
+    -------
+    Solution
+        ``.value`` (`seat`'s), ``.value_of(view)``, ``.action(view)``, ``.bot()`` (for
+        `seat` only), ``.n_positions``.
+
+    Raises
+    ------
+    ValueError
+        For a player count the rules lack, a bad seat or objective, an object without
+        ``act``, or more than `max_positions` chance nodes.
+
     >>> from nothanks_lab.bots import MarginalCostBot
     >>> r = Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1), (3, 1)))
     >>> sol = best_response(r, [MarginalCostBot(0), MarginalCostBot(0)])

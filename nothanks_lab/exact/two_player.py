@@ -135,6 +135,33 @@ def solve(
     `ValueError`. ``engine="python"`` solves with the plain-Python search of `best_response`
     instead of the compiled one (the same values; for tiny decks and for checking).
 
+    Parameters
+    ----------
+    rules : Rules
+        A small rule set with a chip count for two players.
+    n_players : int
+        Must be 2 (use `best_response` for more seats).
+    objective : {"win", "margin"}
+        ``"win"``: the chance of winning, a tie counting 1/2; ``"margin"``: the other seat's
+        score minus mine.
+    first_player : int
+        The seat that acts first.
+    max_memory : int
+        The largest memo allowed, in bytes (8 GiB by default).
+    engine : {"compiled", "python"}
+        The compiled search, or the plain-Python one.
+
+    Returns
+    -------
+    Solution
+        ``.value``, ``.value_of(view)``, ``.action(view)``, ``.bot()``, ``.n_positions``.
+
+    Raises
+    ------
+    ValueError
+        For rules without two players, `n_players` other than 2, an unknown objective or
+        engine, or a memo larger than `max_memory`.
+
     >>> r = Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1),))
     >>> sol = solve(r, objective="margin")
     >>> round(sol.value, 4)
