@@ -467,6 +467,38 @@ def review(
     `thresholds` (default :data:`THRESHOLDS`). `progress(done, total)` is called after each
     decision (``progress(12, 35)``: 12 of 35 decisions reviewed).
 
+    Parameters
+    ----------
+    game : Game
+        The round, finished or not.
+    seat : int
+        The seat whose decisions are reviewed.
+    seed : int, SeedSequence, Generator or None
+        Fixes the rollouts' randomness; None derives it from the round.
+    policy, field : policy or sequence of policies, optional
+        Who plays the seat, and the other seats, in the rollouts.
+    n : int
+        The most rollouts per move.
+    n_first : int, optional
+        The rollouts per move of the first batch.
+    thresholds : Thresholds, optional
+        The cost thresholds of the labels.
+    name : str, optional
+        The seat's name in the review's headline.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each decision.
+
+    Returns
+    -------
+    Review
+        ``.moves``: the seat's decisions in order, each with ``.action``, ``.best``,
+        ``.cost`` (>= 0) and ``.label`` (``good``, ``inaccuracy``, ``mistake``, ``blunder``).
+
+    Raises
+    ------
+    ValueError
+        For a `game` that is not a `Game`, a bad seat, seed, rollout count or thresholds.
+
     >>> g = Game(3, deck=[35, *range(3, 26)])
     >>> g.step(Action.TAKE)          # the 35 on an empty pot, first move of the round
     >>> r = review(g, 0, seed=1, n=2000)
