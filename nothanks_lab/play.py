@@ -145,7 +145,7 @@ def play_game(
 
     Parameters
     ----------
-    policies : sequence of policies
+    policies : sequence
         One object with ``act(view) -> Action`` per seat, 3 to 7 of them for the standard
         game; the same object may sit in several seats.
     rules : Rules, optional
@@ -229,7 +229,7 @@ def play_match(
 
     Parameters
     ----------
-    policies : sequence of policies
+    policies : sequence
         One object with ``act(view) -> Action`` per seat.
     rounds : int
         The number of rounds, at least 1.

@@ -475,7 +475,7 @@ def review(
         The seat whose decisions are reviewed.
     seed : int, SeedSequence, Generator or None
         Fixes the rollouts' randomness; None derives it from the round.
-    policy, field : policy or sequence of policies, optional
+    policy, field : object or sequence, optional
         Who plays the seat, and the other seats, in the rollouts.
     n : int
         The most rollouts per move.

@@ -251,7 +251,7 @@ def best_response(
     ----------
     rules : Rules
         A small rule set.
-    opponents : sequence of policies
+    opponents : sequence
         The fixed policies of the other seats, in increasing seat order.
     objective : {"win", "margin"}
         ``"win"``: the chance of winning, a tie among k seats counting 1/k; ``"margin"``: the
@@ -265,7 +265,7 @@ def best_response(
 
     Returns
     -------
-    Solution
+    nothanks_lab.exact.solution.Solution
         ``.value`` (`seat`'s), ``.value_of(view)``, ``.action(view)``, ``.bot()`` (for
         `seat` only), ``.n_positions``.
 

@@ -153,7 +153,7 @@ def solve(
 
     Returns
     -------
-    Solution
+    nothanks_lab.exact.solution.Solution
         ``.value``, ``.value_of(view)``, ``.action(view)``, ``.bot()``, ``.n_positions``.
 
     Raises
