@@ -196,6 +196,27 @@ def _with_cards(hand: tuple[int, ...], mask: int) -> tuple[int, ...]:
 class Game:
     """One round of No Thanks!
 
+    Parameters
+    ----------
+    n_players : int
+        The number of players, one the rule set has a chip count for (3 to 7 in the
+        standard game).
+    rules : Rules, optional
+        The rule set; the standard game when None.
+    seed : int, SeedSequence, Generator or None
+        Seeds the deal; None deals at random. With `deck` given it plays no part in the deal
+        (it is still checked).
+    deck : iterable of int, optional
+        The in-play cards in the order they will be turned (24 for the standard game); the
+        removed cards are the rest.
+    first_player : int
+        The seat that acts first.
+
+    Raises
+    ------
+    ValueError
+        For a bad player count, seat, seed or deck (wrong length, duplicates, out of range).
+
     >>> g = Game(3, deck=range(3, 27))
     >>> g.active_card, g.current_player, g.legal_actions()
     (3, 0, (<Action.TAKE: 'take'>, <Action.PASS: 'pass'>))

@@ -143,6 +143,32 @@ def play_game(
 ) -> GameResult:
     """Play one round, seat ``i`` moved by ``policies[i]``.
 
+    Parameters
+    ----------
+    policies : sequence
+        One object with ``act(view) -> Action`` per seat, 3 to 7 of them for the standard
+        game; the same object may sit in several seats.
+    rules : Rules, optional
+        The rule set; the standard game when None.
+    seed : int, SeedSequence, Generator or None
+        Seeds the deal (ignored when `deck` is given); None deals at random.
+    deck : iterable of int, optional
+        The in-play cards in the order they are turned; the removed cards are the rest.
+    first_player : int
+        The seat that acts first.
+
+    Returns
+    -------
+    GameResult
+        The finished round: ``.scores`` (per seat), the hands, chips and history.
+
+    Raises
+    ------
+    ValueError
+        For a bad player count, seat or deck (as `Game` raises it).
+    PolicyError
+        If a policy raises or answers with an illegal move; it names the bot and the view.
+
     >>> from nothanks_lab.bots import MarginalCostBot
     >>> r = play_game([MarginalCostBot(5)] * 3, seed=7)
     >>> len(r.scores), sum(len(h) for h in r.hands)
@@ -167,13 +193,13 @@ class MatchResult:
     """The outcome of a match of several rounds."""
 
     round_scores: np.ndarray
-    """int[rounds, seats]: each round's scores."""
+    """Each round's scores, an int array of shape (rounds, seats)."""
     games: tuple[GameResult, ...]
     """Each round in full."""
 
     @property
     def totals(self) -> np.ndarray:
-        """int[seats]: cumulative score per seat."""
+        """Cumulative score per seat, an int array of shape (seats,)."""
         return self.round_scores.sum(axis=0)
 
     @property
@@ -200,6 +226,32 @@ def play_match(
 
     The deals come from ``SeedSequence(seed)``, one child per round, so a match is fully
     reproducible from its seed (bots draw from their own seeded generators).
+
+    Parameters
+    ----------
+    policies : sequence
+        One object with ``act(view) -> Action`` per seat.
+    rounds : int
+        The number of rounds, at least 1.
+    seed : int, SeedSequence, Generator or None
+        Seeds every round's deal; None deals at random.
+    rules : Rules, optional
+        The rule set; the standard game when None.
+    first_player : int
+        The seat that acts first in the first round.
+
+    Returns
+    -------
+    MatchResult
+        ``.round_scores`` (rounds × seats), ``.totals`` and ``.winners`` (every seat with the
+        lowest total), and each round in full (``.games``).
+
+    Raises
+    ------
+    ValueError
+        For `rounds` below 1, a bad player count or seat.
+    PolicyError
+        If a policy raises or answers with an illegal move.
 
     >>> from nothanks_lab.bots import MarginalCostBot
     >>> m = play_match([MarginalCostBot(t) for t in (0, 5, 10)], rounds=2, seed=3)

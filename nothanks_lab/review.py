@@ -23,14 +23,14 @@ the 95% interval of the paired difference; the win chance it loses is given besi
 label comes from declared thresholds on the cost (:data:`THRESHOLDS`), applied to the *lower
 end* of the cost's 95% interval, so rollout noise never brands a move:
 
-=============  =========================================================
-label          the cost's 95% interval lies entirely at or above
-=============  =========================================================
-``good``       (anything less, including the better move itself)
-``inaccuracy`` 1 expected point
-``mistake``    3 expected points
-``blunder``    6 expected points
-=============  =========================================================
+==============  =========================================================
+label           the cost's 95% interval lies entirely at or above
+==============  =========================================================
+``good``        (anything less, including the better move itself)
+``inaccuracy``  1 expected point
+``mistake``     3 expected points
+``blunder``     6 expected points
+==============  =========================================================
 
 A forced move (no chip left, so Take is the only legal move) is ``good`` at cost 0. The headline
 counts the labels and names the costliest decision; the total cost sums one decision per card
@@ -492,6 +492,38 @@ def review(
     itself (:func:`round_seed`), so the same round always gets the same review. Labels follow
     `thresholds` (default :data:`THRESHOLDS`). `progress(done, total)` is called after each
     decision (``progress(12, 35)``: 12 of 35 decisions reviewed).
+
+    Parameters
+    ----------
+    game : Game
+        The round, finished or not.
+    seat : int
+        The seat whose decisions are reviewed.
+    seed : int, SeedSequence, Generator or None
+        Fixes the rollouts' randomness; None derives it from the round.
+    policy, field : object or sequence, optional
+        Who plays the seat, and the other seats, in the rollouts.
+    n : int
+        The most rollouts per move.
+    n_first : int, optional
+        The rollouts per move of the first batch.
+    thresholds : Thresholds, optional
+        The cost thresholds of the labels.
+    name : str, optional
+        The seat's name in the review's headline.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each decision.
+
+    Returns
+    -------
+    Review
+        ``.moves``: the seat's decisions in order, each with ``.action``, ``.best``,
+        ``.cost`` (>= 0) and ``.label`` (``good``, ``inaccuracy``, ``mistake``, ``blunder``).
+
+    Raises
+    ------
+    ValueError
+        For a `game` that is not a `Game`, a bad seat, seed, rollout count or thresholds.
 
     >>> g = Game(3, deck=[35, *range(3, 26)])
     >>> g.step(Action.TAKE)          # the 35 on an empty pot, first move of the round

@@ -149,7 +149,24 @@ class Rules:
         return tuple(n for n, _ in self.chips)
 
     def starting_chips(self, n_players: int) -> int:
-        """Chips each player starts with; `ValueError` for a player count the rules lack."""
+        """Chips each player starts with; `ValueError` for a player count the rules lack.
+
+        Parameters
+        ----------
+        n_players : int
+            The number of players at the table.
+
+        Returns
+        -------
+        int
+            The chips each player starts with (11 for 3–5 players in the standard game, 9 for
+            6, 7 for 7).
+
+        Raises
+        ------
+        ValueError
+            If these rules have no chip count for `n_players`.
+        """
         if is_int(n_players):
             for n, c in self.chips:
                 if n == n_players:
@@ -215,6 +232,21 @@ def _as_hand(cards: Iterable[int]) -> list[int]:
 def runs(cards: Iterable[int]) -> list[tuple[int, ...]]:
     """Maximal runs of consecutive cards, ascending.
 
+    Parameters
+    ----------
+    cards : iterable of int
+        A hand, in any order.
+
+    Returns
+    -------
+    list of tuple of int
+        Each maximal run of consecutive cards as an ascending tuple, the runs ascending.
+
+    Raises
+    ------
+    ValueError
+        If a card is not a whole number or appears twice.
+
     >>> runs([17, 8, 14, 13, 15])
     [(8,), (13, 14, 15), (17,)]
     >>> runs([])
@@ -232,6 +264,21 @@ def runs(cards: Iterable[int]) -> list[tuple[int, ...]]:
 def card_points(cards: Iterable[int]) -> int:
     """Points of a hand: each run scores only its lowest card.
 
+    Parameters
+    ----------
+    cards : iterable of int
+        A hand, in any order.
+
+    Returns
+    -------
+    int
+        The sum of the lowest card of each run (0 for an empty hand).
+
+    Raises
+    ------
+    ValueError
+        If a card is not a whole number or appears twice.
+
     >>> card_points([8, 13, 14, 15, 17])
     38
     >>> card_points([27, 28, 29, 30])
@@ -242,6 +289,24 @@ def card_points(cards: Iterable[int]) -> int:
 
 def score(cards: Sequence[int] | Iterable[int], chips: int) -> int:
     """Final score of a hand and its chips (lowest wins): card points minus chips.
+
+    Parameters
+    ----------
+    cards : iterable of int
+        A hand, in any order.
+    chips : int
+        The chips held at the end, a whole number >= 0.
+
+    Returns
+    -------
+    int
+        ``card_points(cards) - chips``.
+
+    Raises
+    ------
+    ValueError
+        If `chips` is not a whole number >= 0, or a card is not a whole number or appears
+        twice.
 
     >>> score([8, 13, 14, 15, 17], 13)
     25

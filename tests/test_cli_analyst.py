@@ -1,4 +1,4 @@
-"""The command line as an analyst uses it: README examples as printed, pipes, user bots, tune."""
+"""The command line as an analyst uses it: README and docs examples, pipes, user bots, tune."""
 
 from __future__ import annotations
 
@@ -25,11 +25,12 @@ def run_cli(*args: str, stdin_pipe_head: bool = False) -> subprocess.CompletedPr
 
 
 def readme_commands() -> list[list[str]]:
-    """Every `python -m nothanks_lab ...` command the README and --help print."""
+    """Every `python -m nothanks_lab ...` command the README, the docs pages and --help print."""
     from nothanks_lab.__main__ import _EPILOG
 
     found = []
-    text = (ROOT / "README.md").read_text()
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    text = "\n".join(p.read_text() for p in pages if "_build" not in p.parts)
     for m in re.finditer(r"`(python -m nothanks_lab [^`]+)`", text):  # inline, maybe wrapped
         words = shlex.split(m.group(1).replace("\n", " "))[3:]
         if "…" not in words:  # prose such as `python -m nothanks_lab tournament …`

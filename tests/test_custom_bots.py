@@ -1,10 +1,10 @@
 """Tests of a user's own bots on the compiled path (issue 13, item 5).
 
-The README's guide, run as written: a `FastBot` subclass from a module of the user's plays
-compiled and move for move as the engine does; a ``FAST_DECIDE`` numba cannot compile gives an
-error naming the bot (or, without ``fast=True``, the engine and a warning); a table that falls
-to the engine warns once per bot class, naming it; `RandomBot` runs compiled and agrees with
-the engine.
+The guide docs/howto/write-a-bot.md, run as written: a `FastBot` subclass from a module of the
+user's plays compiled and move for move as the engine does; a ``FAST_DECIDE`` numba cannot
+compile gives an error naming the bot (or, without ``fast=True``, the engine and a warning); a
+table that falls to the engine warns once per bot class, naming it; `RandomBot` runs compiled
+and agrees with the engine.
 """
 
 from __future__ import annotations
@@ -28,14 +28,13 @@ from nothanks_lab.bots import FastBot, FastPathError, MarginalCostBot, RandomBot
 from nothanks_lab.bots.simple import P_TAKE, random_decide
 from nothanks_lab.deals import deal_decks
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "howto" / "write-a-bot.md"
 
 
 def guide_blocks() -> tuple[list[str], list[str]]:
-    """The python and text blocks of the README's "Writing your own bot" section."""
-    text = README.read_text()
-    start = text.index("## Writing your own bot")
-    section = text[start : text.index("\n## ", start + 1)]
+    """The python and text blocks of the docs page "Writing your own bot"."""
+    section = GUIDE.read_text()
+    assert section.startswith("# Writing your own bot")
     return (
         re.findall(r"```python\n(.*?)```", section, re.S),
         re.findall(r"```text\n(.*?)```", section, re.S),

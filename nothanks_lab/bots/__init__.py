@@ -3,7 +3,8 @@
 ``make_bot(name, **params)`` builds any registered bot; ``available_bots()`` lists the names.
 A bot of your own that should run on the simulator's compiled path subclasses `FastBot`:
 declared parameters (`Param`), a numba-compilable ``FAST_DECIDE`` taking the public facts
-`decision_args` gives, and ``fast_params`` (see the README, "Writing your own bot").
+`decision_args` gives, and ``fast_params`` (see the docs page "Writing your own bot",
+docs/howto/write-a-bot.md).
 """
 
 from .base import (

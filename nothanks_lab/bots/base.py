@@ -299,6 +299,24 @@ def bot_class(name: str) -> Callable[..., Any]:
 def make_bot(name: str, **params: Any) -> Policy:
     """Build a registered bot by name.
 
+    Parameters
+    ----------
+    name : str
+        A registered name (``nothanks-lab bots`` lists them): ``"marginal"``, ``"heuristic"``,
+        ``"linear"``, ``"random"``, ``"best"`` (the strongest bot within 50 ms a decision), ...
+    **params
+        The bot's parameters by name, checked against its declared ranges.
+
+    Returns
+    -------
+    Policy
+        A new bot.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, or a parameter the bot lacks or outside its range.
+
     >>> make_bot("marginal", threshold=4)
     MarginalCostBot(threshold=4)
     """

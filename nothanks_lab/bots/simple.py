@@ -116,6 +116,16 @@ class MarginalCostBot(FastBot):
     The cost of a card is how much it raises the hand's card points; with no chips it must
     take anyway. ``MarginalCostBot(0)`` is the greedy bot: it takes only what is free.
 
+    Parameters
+    ----------
+    threshold : float
+        Take when the card's cost minus the pot is at most this (from -40 to 40; default 10).
+
+    Raises
+    ------
+    ValueError
+        For a threshold that is not a number in that range.
+
     >>> from nothanks_lab import Game
     >>> g = Game(3, deck=range(3, 27))
     >>> MarginalCostBot(2).explain(g.view(0))["cost"]

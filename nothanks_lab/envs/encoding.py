@@ -5,16 +5,16 @@ to that seat*: seat order is rotated so that entry 0 of each per-seat block is t
 seat, entry 1 the seat after it clockwise (the next to act after a pass), and so on. With
 ``C = rules.n_cards`` (33 in the standard game) and ``P`` seats, the blocks are, in order:
 
-====================  ========  ==================================================
-block                 length    value
-====================  ========  ==================================================
-active card           ``C``     1 at ``card - low_card`` (all 0 once the round is over)
-pot                   1         chips on the active card
-chips                 ``P``     chips of each seat, the observer first
-cards                 ``P * C`` seat-major: 1 at ``q * C + card - low_card`` when seat
-                                ``q`` (relative) holds ``card``
-cards left            1         face-down cards still to come (not the active one)
-====================  ========  ==================================================
+====================  =========  ==================================================
+block                 length     value
+====================  =========  ==================================================
+active card           ``C``      1 at ``card - low_card`` (all 0 once the round is over)
+pot                   1          chips on the active card
+chips                 ``P``      chips of each seat, the observer first
+cards                 ``P * C``  seat-major: 1 at ``q * C + card - low_card`` when seat
+                                 ``q`` (relative) holds ``card``
+cards left            1          face-down cards still to come (not the active one)
+====================  =========  ==================================================
 
 so ``obs_size(rules, P) == C * (P + 1) + P + 2`` (137 for the standard game with three
 players). No removed card and no deck order enters it. Actions are ``1`` = take and ``0`` =

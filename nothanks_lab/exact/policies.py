@@ -2,12 +2,12 @@
 
 With the policies of some seats fixed, the round is a single-agent problem for the others, any
 number of seats. `_PolicyEngine` solves it in plain Python over the chance nodes of
-:mod:`.positions` (a dict memo keyed by hands, chips and seat to act), keeping the value of
-every seat so that a `Solution` can answer for any seat's view. A fixed policy is asked
-through the `PlayerView` of each position it reaches: exactly when it exposes
+:mod:`nothanks_lab.exact.positions` (a dict memo keyed by hands, chips and seat to act), keeping
+the value of every seat so that a `Solution` can answer for any seat's view. A fixed policy is
+asked through the `PlayerView` of each position it reaches: exactly when it exposes
 ``take_probability(view)`` (`RandomBot` is read through ``p_take``), otherwise once per position
-and held to that answer. A seat with no policy plays its best response, so with no policy at
-all it is the plain-Python twin of the compiled solver (``solve(..., engine="python")``).
+and held to that answer. A seat with no policy plays its best response, so with no policy at all
+it is the plain-Python twin of the compiled solver (``solve(..., engine="python")``).
 `exploitability` measures a policy by what a best response wins against it in either seat.
 """
 
@@ -246,6 +246,34 @@ def best_response(
     expose ``take_probability(view)`` (`RandomBot` is read through ``p_take``); any other
     policy is asked once per position and held to that answer. Solved in plain Python: small
     decks only (more than `max_positions` chance nodes is a `ValueError`).
+
+    Parameters
+    ----------
+    rules : Rules
+        A small rule set.
+    opponents : sequence
+        The fixed policies of the other seats, in increasing seat order.
+    objective : {"win", "margin"}
+        ``"win"``: the chance of winning, a tie among k seats counting 1/k; ``"margin"``: the
+        best rival's score minus mine.
+    seat : int
+        The seat that plays its best response.
+    first_player : int
+        The seat that acts first.
+    max_positions : int
+        The most chance nodes solved before giving up.
+
+    Returns
+    -------
+    nothanks_lab.exact.solution.Solution
+        ``.value`` (`seat`'s), ``.value_of(view)``, ``.action(view)``, ``.bot()`` (for
+        `seat` only), ``.n_positions``.
+
+    Raises
+    ------
+    ValueError
+        For a player count the rules lack, a bad seat or objective, an object without
+        ``act``, or more than `max_positions` chance nodes.
 
     >>> from nothanks_lab.bots import MarginalCostBot
     >>> r = Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1), (3, 1)))

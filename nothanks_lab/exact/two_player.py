@@ -1,11 +1,11 @@
-"""`solve`: two seats playing perfectly, by the compiled search of :mod:`.kernel`.
+"""`solve`: two seats playing perfectly, by the compiled search of `nothanks_lab.exact.kernel`.
 
 Two seats make a zero-sum game for both objectives, so one number per position suffices: the
 value to the seat to act. `_TwoPlayerEngine` allocates the kernel's dense memo (its size is
-`estimate_memory`, checked against a ceiling before anything is allocated), converts the
-encoded positions of :mod:`.positions` into the kernel's arguments (two hand masks, their
-base-3 index, the chips of each seat) and reads the values of any view's position and moves
-back from it, solving what the memo lacks on demand.
+`estimate_memory`, checked against a ceiling before anything is allocated), converts the encoded
+positions of `nothanks_lab.exact.positions` into the kernel's arguments (two hand masks, their
+base-3 index, the chips of each seat) and reads the values of any view's position and moves back
+from it, solving what the memo lacks on demand.
 """
 
 from __future__ import annotations
@@ -134,6 +134,33 @@ def solve(
     The memo takes `estimate_memory` bytes; rule sets needing more than `max_memory` are a
     `ValueError`. ``engine="python"`` solves with the plain-Python search of `best_response`
     instead of the compiled one (the same values; for tiny decks and for checking).
+
+    Parameters
+    ----------
+    rules : Rules
+        A small rule set with a chip count for two players.
+    n_players : int
+        Must be 2 (use `best_response` for more seats).
+    objective : {"win", "margin"}
+        ``"win"``: the chance of winning, a tie counting 1/2; ``"margin"``: the other seat's
+        score minus mine.
+    first_player : int
+        The seat that acts first.
+    max_memory : int
+        The largest memo allowed, in bytes (8 GiB by default).
+    engine : {"compiled", "python"}
+        The compiled search, or the plain-Python one.
+
+    Returns
+    -------
+    nothanks_lab.exact.solution.Solution
+        ``.value``, ``.value_of(view)``, ``.action(view)``, ``.bot()``, ``.n_positions``.
+
+    Raises
+    ------
+    ValueError
+        For rules without two players, `n_players` other than 2, an unknown objective or
+        engine, or a memo larger than `max_memory`.
 
     >>> r = Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1),))
     >>> sol = solve(r, objective="margin")

@@ -148,7 +148,7 @@ def warn_slow_path(policies: Sequence[object], stacklevel: int = 1) -> None:
     warnings.warn(
         f"{why}: this table plays through the one-game engine, {SLOWDOWN}. A bot of your own "
         "gets the compiled path by subclassing nothanks_lab.bots.FastBot with a FAST_DECIDE "
-        "function (README: 'Writing your own bot'); pass fast=False to simulate to choose the "
+        "function (docs: 'Writing your own bot'); pass fast=False to simulate to choose the "
         "engine knowingly. (Shown once per bot class.)",
         SlowPathWarning,
         stacklevel=stacklevel + 1,

@@ -219,6 +219,24 @@ def check_answer(key: str, answer: Any) -> Feedback:
     number I can read" (wrong) before any arithmetic on it. No answer of any type raises; an
     unknown `key` is a ValueError naming the exercises there are.
 
+    Parameters
+    ----------
+    key : str
+        The exercise's key (`exercises` lists them).
+    answer : object
+        The student's answer, of any type.
+
+    Returns
+    -------
+    Feedback
+        ``.status`` is ``"right"``, ``"close"``, ``"wrong"`` or ``"unanswered"``; it prints
+        the message a student reads.
+
+    Raises
+    ------
+    ValueError
+        For an unknown `key` (never for the answer).
+
     >>> print(check_answer("p28_start", None))
     … Not answered yet (p28_start): replace None by your answer and run the cell again.
     >>> [check_answer("p28_start", a).status for a in (24 / 33, "8/11", "0.727", 0.7273)]

@@ -477,6 +477,21 @@ def exercises(lesson: str | None = None) -> tuple[str, ...]:
 def exercise(key: str) -> Exercise:
     """The exercise named `key` (it shows its question in a notebook).
 
+    Parameters
+    ----------
+    key : str
+        The exercise's key (`exercises` lists them).
+
+    Returns
+    -------
+    Exercise
+        Its question, hint and the decimal places an answer needs (``.digits``).
+
+    Raises
+    ------
+    ValueError
+        For an unknown `key`, naming the exercises there are.
+
     >>> print(exercise("p28_start").question[:45])
     At the start of a standard round (33 cards, 9
     """

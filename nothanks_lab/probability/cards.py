@@ -39,6 +39,26 @@ def p_all_in_play(cards: Cards, seen: Seen = (), rules: Rules | None = None) -> 
     cards asked about are all in play when the removed ones come from the other ``U - m``:
     ``C(U - m, n_removed) / C(U, n_removed)``. A card already seen counts as certainly in play.
 
+    Parameters
+    ----------
+    cards : int or iterable of int
+        The cards asked about.
+    seen : iterable of int
+        Cards turned face up so far (so certainly in play).
+    rules : Rules, optional
+        The rule set; the standard game when None.
+
+    Returns
+    -------
+    float
+        The chance, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        For a card outside the rule set's range, or more seen cards than a round can turn
+        face up.
+
     Is 28 still coming, at the start of a standard round? 24 of the 33 cards are played:
 
     >>> round(p_all_in_play([28]), 4), round(24 / 33, 4)
@@ -62,6 +82,26 @@ def removed_count_pmf(cards: Cards, seen: Seen = (), rules: Rules | None = None)
 
     Entry ``j`` is the chance that exactly ``j`` of the ``m`` unseen cards asked about are among
     the removed, for ``j = 0 .. m``. Seen cards in `cards` are in play, so they do not count.
+
+    Parameters
+    ----------
+    cards : int or iterable of int
+        The cards asked about.
+    seen : iterable of int
+        Cards turned face up so far (so certainly in play).
+    rules : Rules, optional
+        The rule set; the standard game when None.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``m + 1`` chances (float) summing to 1.
+
+    Raises
+    ------
+    ValueError
+        For a card outside the rule set's range, or more seen cards than a round can turn
+        face up.
 
     How many of the five highest cards were set aside in a standard round?
 

@@ -68,6 +68,24 @@ def run_count_pmf(rules: Rules | None = None, *, seen: Seen = ()) -> np.ndarray:
     ``k`` in-play cards of ``n``: ``C(k-1, r-1) C(n-k+1, r) / C(n, k)``. Given `seen` cards the
     same counts come from a dynamic program over the deck (same length of array).
 
+    Parameters
+    ----------
+    rules : Rules, optional
+        The rule set; the standard game when None.
+    seen : iterable of int
+        Cards turned face up so far (so certainly in play).
+
+    Returns
+    -------
+    numpy.ndarray
+        Entry ``r``: the chance of exactly ``r`` runs (float), summing to 1.
+
+    Raises
+    ------
+    ValueError
+        For a seen card outside the rule set's range, or more seen cards than a round can turn
+        face up.
+
     The 24 in-play cards of a standard round form 7 runs more often than any other number:
 
     >>> pmf = run_count_pmf()
