@@ -4,7 +4,7 @@ English is the source language: every user-facing string is an English literal w
 `_` (or `ngettext`), so the English output is the text in the code, unchanged. The other
 languages' translations are ``.po`` sources under ``nothanks_lab/locale/<lang>/LC_MESSAGES/``
 (the template ``nothanks_lab/locale/nothanks_lab.pot`` is extracted with Babel, see
-``docs/howto/add_a_language.md``); each is compiled to ``.mo`` form with Babel on first use, in
+``docs/howto/add-a-language.md``); each is compiled to ``.mo`` form with Babel on first use, in
 memory (milliseconds; `write_catalogs` writes ``.mo`` files for a build), never committed.
 
 The language in use is, first to last: an explicit ``language=`` argument (a widget's, which

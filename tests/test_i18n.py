@@ -116,7 +116,7 @@ def marked_strings() -> set[str]:
 def test_the_template_holds_exactly_the_marked_strings() -> None:
     in_template = {i for m in read_catalog(POT) if m.id for i in ids(m)}
     marked = marked_strings()
-    assert marked - in_template == set(), "run pybabel extract (docs/howto/add_a_language.md)"
+    assert marked - in_template == set(), "run pybabel extract (docs/howto/add-a-language.md)"
     assert in_template - marked == set(), "the template holds strings the code no longer has"
 
 
