@@ -1,4 +1,4 @@
-"""The Portuguese lessons (``notebooks/pt_BR/``) are the English lessons with only the prose translated.
+"""The Portuguese lessons (``notebooks/pt_BR/``): the English lessons, only the prose translated.
 
 A translated lesson keeps the English notebook's cells in the same order, with the same ids,
 types and tags; its exercises check the same keys; its code is the English code token for token
@@ -43,6 +43,9 @@ ENGLISH = re.compile(
     r"\b(the|and|chips?|cards?|Take|No Thanks!|your turn|seat|round|match|hints?)\b",
     re.IGNORECASE,
 )
+
+# A decimal written with a point (0.73, 38.6); not 20.000, which is twenty thousand in Portuguese.
+DECIMAL_POINT = re.compile(r"(?<![\w.])(0\.\d+|\d+\.(\d{1,2}|\d{4,}))(?![\w.])")
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
@@ -119,8 +122,9 @@ def test_same_code_but_the_language_line(stem: str) -> None:
     code = [(a, b) for a, b in zip(en.cells, pt.cells, strict=True) if a.cell_type == "code"]
     first_en, first_pt = code[0]
     assert first_pt.source.split("\n", 1)[0].startswith("SEED = "), "the SEED rule"
-    assert first_en.source.split("\n", 1)[0].split("#")[0] == (
-        first_pt.source.split("\n", 1)[0].split("#")[0]
+    assert (
+        first_en.source.split("\n", 1)[0].split("#")[0]
+        == (first_pt.source.split("\n", 1)[0].split("#")[0])
     ), f"{stem}: the same SEED"
     added = [ln for ln in first_pt.source.splitlines() if ln.split("  #")[0].strip() in ADDED]
     assert [ln.split("  #")[0].strip() for ln in added] == sorted(ADDED), stem
@@ -142,6 +146,5 @@ def test_the_prose_is_translated(stem: str) -> None:
         assert b.source != a.source, f"{stem}: markdown cell {a.id} left in English"
         words = sorted({m.group(0) for m in ENGLISH.finditer(prose(b.source))})
         assert not words, f"{stem}: markdown cell {a.id} uses English words {words}"
-        # Decimal numbers in the prose use a comma (0,73; 20.000 is twenty thousand); `0.42` in
-        # code stays Python.
-        assert not re.search(r"(?<![\w.])(0\.\d+|\d+\.(\d{1,2}|\d{4,}))(?![\w.])", prose(b.source)), (stem, a.id)
+        # Decimal numbers in the prose use a comma (0,73); `0.42` in code stays Python.
+        assert not DECIMAL_POINT.search(prose(b.source)), (stem, a.id)
