@@ -101,7 +101,11 @@ def test_enrichment_is_said_in_readme_lesson_and_guide() -> None:
 
 @pytest.mark.parametrize("stem", STEMS)
 def test_no_assert_where_students_read(stem: str) -> None:
-    nb = _read(stem)
+    assert_no_visible_assert(_read(stem), stem)
+
+
+def assert_no_visible_assert(nb: nbformat.NotebookNode, stem: str) -> None:
+    """Checks are hidden cells tagged ``check``; no cell a student reads, or keeps, asserts."""
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
@@ -207,3 +211,91 @@ def test_no_answer_printed_before_it_is_asked(stem: str) -> None:
             # A printed whole number is left out: a dealt score of 19 is no answer given away.
             found = _found((pats[0], None), _output_text(nb.cells[i]))
             assert not found, f"{stem}: cell {i} prints {found} before {key} asks it"
+
+
+# ------------------------------------------------------------------ the Portuguese lessons
+# notebooks/pt_BR/ holds the same lessons in Brazilian Portuguese (tests/test_lessons_pt.py checks
+# that only the prose differs). Their timing line reads "**Tempo** (uma aula de 45 minutos, ...)"
+# with the same numbered sections "1. As regras (10 min)", and the same rules hold for them.
+PT = ROOT / "notebooks" / "pt_BR"
+PT_STEMS = sorted(p.stem for p in PT.glob("*.ipynb") if is_lesson(p))
+PT_ENRICHMENT_TEXT = "Aprofundamento: universidade / analistas, não é uma aula"
+
+
+def _read_pt(stem: str) -> nbformat.NotebookNode:
+    return nbformat.read(PT / f"{stem}.ipynb", as_version=4)
+
+
+def pt_timing(stem: str) -> str:
+    """The text after **Tempo** in the first cell of Portuguese lesson `stem`."""
+    timing = _read_pt(stem).cells[0].source.split("**Tempo**", 1)
+    assert len(timing) == 2, f"pt_BR/{stem}: no **Tempo** line in the first cell"
+    return timing[1]
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_pt_minutes_are_the_english_minutes(stem: str) -> None:
+    assert [int(m) for m in SECTION.findall(pt_timing(stem))] == notebook_minutes(stem), stem
+    period = re.search(r"(\d+) minutes", _read(stem).cells[0].source.split("**Timing**", 1)[1])
+    if period:  # "one class period of 45 minutes" is "uma aula de 45 minutos"
+        assert re.search(rf"\b{period.group(1)} minutos\b", pt_timing(stem)), stem
+    headings = [
+        (int(n), int(m))
+        for c in _read_pt(stem).cells
+        if c.cell_type == "markdown"
+        for n, m in re.findall(r"^## (\d+)\. .*\((\d+) min\)\s*$", c.source, re.MULTILINE)
+    ]
+    minutes = notebook_minutes(stem)
+    for n, m in headings:
+        assert minutes[n - 1] == m, f"pt_BR/{stem}: section {n} heading says {m} min"
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_pt_enrichment_is_said(stem: str) -> None:
+    first = _read_pt(stem).cells[0].source
+    if stem in ENRICHMENT:
+        assert PT_ENRICHMENT_TEXT in first, stem
+    else:
+        assert "Aprofundamento" not in first, stem
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_pt_no_assert_where_students_read(stem: str) -> None:
+    assert_no_visible_assert(_read_pt(stem), f"pt_BR/{stem}")
+
+
+def answer_forms_pt(key: str) -> tuple[list[re.Pattern[str]], re.Pattern[str] | None]:
+    """:func:`answer_forms`, and its decimals with a comma (0,7273) as Portuguese writes them."""
+    pats, whole = answer_forms(key)
+    value = float(Fraction(_solution(key)))
+    comma = [f"{value:.{d}f}".replace(".", ",") for d in (2, 3, 4)]
+    return pats + [re.compile(rf"(?<![\d,]){re.escape(f)}(?!\d)") for f in comma], whole
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_pt_no_answer_written_before_it_is_asked(stem: str) -> None:
+    nb = _read_pt(stem)
+    where = {ex.key: ex.index for ex in exercise_cells(nb)}
+    for key in _exercises_in(stem):
+        if key not in where:
+            continue
+        pats = answer_forms_pt(key)
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown" or i < where[key]:
+                found = _found(pats, cell.source, code=cell.cell_type == "code")
+                assert not found, f"pt_BR/{stem}: cell {i} writes {found} before {key} asks it"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", [s for s in PT_STEMS if _exercises_in(s)])
+def test_pt_no_answer_printed_before_it_is_asked(stem: str) -> None:
+    from tests.test_notebook_seeds import run_with_seed
+
+    seed = int(re.match(r"SEED = (\d+)", _read_pt(stem).cells[2].source).group(1))
+    nb = run_with_seed(PT / f"{stem}.ipynb", seed)
+    where = {ex.key: ex.index for ex in exercise_cells(nb)}
+    for key in _exercises_in(stem):
+        pats = answer_forms_pt(key)
+        for i in range(where.get(key, 0)):
+            found = _found((pats[0], None), _output_text(nb.cells[i]))
+            assert not found, f"pt_BR/{stem}: cell {i} prints {found} before {key} asks it"

@@ -1,0 +1,150 @@
+"""The Portuguese lessons (``notebooks/pt_BR/``): the English lessons, only the prose translated.
+
+A translated lesson keeps the English notebook's cells in the same order, with the same ids,
+types and tags; its exercises check the same keys; its code is the English code token for token
+once comments and string literals are set aside, except the one line its first code cell adds,
+``nt.set_language("pt_BR")`` (with the ``import nothanks_lab as nt`` it needs), so that what the
+package prints is in Portuguese too. Its prose is really translated: no markdown cell is left
+equal to the English one, and none still uses the English words of the game. The minutes, the
+enrichment note and the "no answer given away" rules are checked in
+``tests/test_lesson_structure.py``, next to the English ones.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from nothanks_lab.kit.notebooks import exercise_cells, is_lesson
+
+ROOT = Path(__file__).resolve().parent.parent
+EN = ROOT / "notebooks"
+PT = EN / "pt_BR"
+# The class lessons, translated first; 06 and 08 (enrichment) follow when they are done.
+CLASS_LESSONS = [
+    "01_play",
+    "02_chances_under_removed_cards",
+    "03_runs_exact_vs_simulated",
+    "04_chip_value",
+    "04b_take_or_pass",
+    "05_your_own_bot",
+    "07_bot_lab",
+]
+PT_STEMS = sorted(p.stem for p in PT.glob("*.ipynb") if is_lesson(p))
+# The lines a Portuguese lesson's first code cell adds to the English one, and only there.
+ADDED = {"import nothanks_lab as nt", 'nt.set_language("pt_BR")'}
+# English words of the game a Portuguese text must not use (outside `code`).
+ENGLISH = re.compile(
+    r"\b(the|and|chips?|cards?|Take|No Thanks!|your turn|seat|round|match|hints?)\b",
+    re.IGNORECASE,
+)
+
+# A decimal written with a point (0.73, 38.6); not 20.000, which is twenty thousand in Portuguese.
+DECIMAL_POINT = re.compile(r"(?<![\w.])(0\.\d+|\d+\.(\d{1,2}|\d{4,}))(?![\w.])")
+
+
+def _read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def code_tokens(source: str) -> list[tuple[int, str]]:
+    """The tokens of `source` that are code: comments, strings and layout left out."""
+    skip = {
+        tokenize.COMMENT,
+        tokenize.STRING,
+        tokenize.NL,
+        tokenize.NEWLINE,
+        tokenize.INDENT,
+        tokenize.DEDENT,
+        tokenize.ENDMARKER,
+        getattr(tokenize, "FSTRING_MIDDLE", -1),
+    }
+    # IPython's `%magic` and `!shell` lines are not Python: compared as written.
+    lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+    magics = [(0, ln.strip()) for ln in source.splitlines() if ln.lstrip().startswith(("%", "!"))]
+    toks = tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline)
+    out = list(magics)
+    for t in toks:
+        if t.type == tokenize.STRING and re.match(r"[rRbB]*[fF]", t.string):
+            # Python < 3.12 reads an f-string as one token: its {fields} are code.
+            fields = re.findall(r"\{([^{}]*)\}", t.string.replace("{{", "").replace("}}", ""))
+            out += [(tokenize.STRING, f) for f in fields]
+        elif t.type not in skip:
+            out.append((t.type, t.string))
+    return out
+
+
+def without_added_lines(source: str) -> str:
+    return "\n".join(ln for ln in source.splitlines() if ln.split("  #")[0].strip() not in ADDED)
+
+
+def prose(markdown: str) -> str:
+    """A markdown cell's text without its code (fenced blocks and `inline code`)."""
+    return re.sub(r"`[^`]*`", " ", re.sub(r"```.*?```", " ", markdown, flags=re.DOTALL))
+
+
+def test_the_class_lessons_are_translated() -> None:
+    missing = [s for s in CLASS_LESSONS if not (PT / f"{s}.ipynb").exists()]
+    assert not missing, f"notebooks/pt_BR/ lacks {missing}"
+    english = {p.stem for p in EN.glob("*.ipynb") if is_lesson(p)}
+    assert set(PT_STEMS) <= english, "a Portuguese lesson keeps its English lesson's file name"
+
+
+def test_code_tokens_sees_code_not_words() -> None:
+    """The comparison below ignores what a student reads and nothing else."""
+    en = 'x = f(2)  # two\nprint(f"{x} cards", "and")\n'
+    assert code_tokens(en) == code_tokens('x = f(2)  # dois\nprint(f"{x} cartas", "e")\n')
+    assert code_tokens(en) != code_tokens('x = f(3)  # dois\nprint(f"{x} cartas", "e")\n')
+    assert code_tokens(en) != code_tokens('x = f(2)\nprint(f"{x + 1} cartas", "e")\n')
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_same_cells_ids_tags_and_exercises(stem: str) -> None:
+    en, pt = _read(EN / f"{stem}.ipynb"), _read(PT / f"{stem}.ipynb")
+    assert [c.id for c in pt.cells] == [c.id for c in en.cells], stem
+    assert [c.cell_type for c in pt.cells] == [c.cell_type for c in en.cells], stem
+    for a, b in zip(en.cells, pt.cells, strict=True):
+        assert a.metadata.get("tags", []) == b.metadata.get("tags", []), (stem, a.id)
+        assert a.metadata.get("jupyter", {}) == b.metadata.get("jupyter", {}), (stem, a.id)
+    assert [(e.index, e.key, e.variable) for e in exercise_cells(pt)] == [
+        (e.index, e.key, e.variable) for e in exercise_cells(en)
+    ], stem
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_same_code_but_the_language_line(stem: str) -> None:
+    en, pt = _read(EN / f"{stem}.ipynb"), _read(PT / f"{stem}.ipynb")
+    code = [(a, b) for a, b in zip(en.cells, pt.cells, strict=True) if a.cell_type == "code"]
+    first_en, first_pt = code[0]
+    assert first_pt.source.split("\n", 1)[0].startswith("SEED = "), "the SEED rule"
+    assert (
+        first_en.source.split("\n", 1)[0].split("#")[0]
+        == (first_pt.source.split("\n", 1)[0].split("#")[0])
+    ), f"{stem}: the same SEED"
+    added = [ln for ln in first_pt.source.splitlines() if ln.split("  #")[0].strip() in ADDED]
+    assert [ln.split("  #")[0].strip() for ln in added] == sorted(ADDED), stem
+    for i, (a, b) in enumerate(code):
+        src = without_added_lines(b.source) if i == 0 else b.source
+        if i:
+            assert 'set_language("pt_BR")' not in src, (stem, b.id)
+        assert code_tokens(src) == code_tokens(a.source), f"{stem}: cell {b.id} changes code"
+        if "check" in a.metadata.get("tags", []):
+            assert b.source == a.source, f"{stem}: a check cell is kept as written"
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_the_prose_is_translated(stem: str) -> None:
+    en, pt = _read(EN / f"{stem}.ipynb"), _read(PT / f"{stem}.ipynb")
+    for a, b in zip(en.cells, pt.cells, strict=True):
+        if a.cell_type != "markdown":
+            continue
+        assert b.source != a.source, f"{stem}: markdown cell {a.id} left in English"
+        words = sorted({m.group(0) for m in ENGLISH.finditer(prose(b.source))})
+        assert not words, f"{stem}: markdown cell {a.id} uses English words {words}"
+        # Decimal numbers in the prose use a comma (0,73); `0.42` in code stays Python.
+        assert not DECIMAL_POINT.search(prose(b.source)), (stem, a.id)
