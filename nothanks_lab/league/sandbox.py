@@ -52,9 +52,11 @@ _MAX_MESSAGE = 1 << 20
 class BotProcessError(Exception):
     """A student's bot failed in its own process: `problem` and `advice` are for its author."""
 
-    def __init__(self, problem: str, advice: str = "") -> None:
-        super().__init__(problem, advice)  # both in args, so it pickles intact
+    def __init__(self, problem: str, advice: str = "", index: int | None = None) -> None:
+        super().__init__(problem, advice, index)  # all in args, so it pickles intact
         self.problem, self.advice = problem, advice
+        #: Which view of a batch it failed on (None: at load, or not known).
+        self.index = index
 
     def __str__(self) -> str:
         return self.problem
@@ -111,6 +113,7 @@ class IsolatedPolicy:
         self._send: Connection | None = None
         self._recv: Connection | None = None
         self.failure: BotProcessError | None = None
+        self._at: int | None = None  # the view of the batch being answered, for a failure
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
@@ -220,7 +223,7 @@ class IsolatedPolicy:
         self._die(problem, "A bot only answers: never exit, and keep each decision quick.")
 
     def _die(self, problem: str, advice: str) -> None:
-        self.failure = BotProcessError(problem, advice)
+        self.failure = BotProcessError(problem, advice, self._at)
         self.close()
         raise self.failure
 
@@ -234,23 +237,43 @@ class IsolatedPolicy:
         self._die(problem, advice)
 
     def act_many(self, views: list[PlayerView]) -> list[Action]:
-        """The bot's moves in each of `views` (one message each way); `BotProcessError`."""
+        """The bot's moves in each of `views`: one message out, one short answer back per view.
+
+        Each answer must come within `decision_s` of the one before (of the message, for the
+        first), so the deadline is per decision however long the batch; a failure names the
+        view it happened on (`BotProcessError.index`).
+        """
         self.start()
-        assert self._send is not None
+        assert self._send is not None and self._recv is not None
         try:
             self._send.send_bytes(json.dumps({"views": [_view_facts(v) for v in views]}).encode())
         except OSError:
+            self._at = 0
             self._died("act")
-        reply = self._reply(self.decision_s * max(len(views), 1), "act")
-        moves = reply.get("moves")
-        if not isinstance(moves, list) or len(moves) != len(views):
-            self._fail(reply, "act")
-        assert isinstance(moves, list)
         out = []
-        for m in moves:
-            if m not in (0, 1) or isinstance(m, bool):
+        recv, poll = self._recv.recv_bytes, self._recv.poll
+        for i in range(len(views)):
+            self._at = i
+            try:
+                data = recv(_MAX_MESSAGE) if poll(self.decision_s) else None
+            except (EOFError, OSError):
+                self._died("act")
+            if data is None:
+                self._die(
+                    f"it took more than {self.decision_s:g} s to decide (an endless loop?) "
+                    "and was stopped",
+                    "Make sure every loop ends, and play nothing when the file loads.",
+                )
+            if data == b"T" or data == b"P":
+                out.append(Action.TAKE if data == b"T" else Action.PASS)
+                continue
+            try:
+                reply = json.loads(data)  # type: ignore[arg-type]
+            except ValueError:
+                reply = None
+            if not isinstance(reply, dict):
                 self._die("its process sent something that is not an answer", "Only answer moves.")
-            out.append(Action.TAKE if m == 1 else Action.PASS)
+            self._fail(reply, "act")
         return out
 
     def act(self, view: PlayerView) -> Action:
@@ -351,7 +374,6 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
             message = json.loads(inbox.recv_bytes())
         except (EOFError, OSError):
             return
-        moves: list[int] = []
         try:
             for facts in message["views"]:
                 seat, n, active, pot, mine, chips, hands, left, current = facts
@@ -369,7 +391,7 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
                 )
                 answer = decide(view)
                 if answer is Action.TAKE or answer is Action.PASS:
-                    moves.append(1 if answer is Action.TAKE else 0)
+                    outbox.send_bytes(b"T" if answer is Action.TAKE else b"P")
                 else:
                     from .student import _short_repr
 
@@ -384,7 +406,6 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         except BaseException as e:
             send(_error_reply(e, path, "while deciding"))
             return
-        send({"moves": moves})
 
 
 if __name__ == "__main__":  # pragma: no cover - the child's entry point

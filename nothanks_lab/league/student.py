@@ -75,6 +75,25 @@ class StudentBot:
         if self.rng is not None:
             self.policy.rng = value
 
+    @property
+    def batch_key(self) -> object | None:
+        """What answers this bot's decisions in batches (its process, shared by every copy of
+        the bot), or None for a bot in this process (see `nothanks_lab.tournaments.lockstep`)."""
+        return self.policy if callable(getattr(self.policy, "act_many", None)) else None
+
+    def act_many(self, views: list[PlayerView]) -> list[Action]:
+        """The bot's answers in `views`, in one message to its process (a batched bot only)."""
+        start = time.perf_counter()
+        try:
+            answers = self.policy.act_many(views)
+        except Exception as e:
+            self.last_error = e
+            raise
+        finally:
+            self.calls += len(views)
+            self.seconds += time.perf_counter() - start
+        return list(answers)
+
     def act(self, view: PlayerView) -> Action:
         """The bot's answer in `view` (checked by whoever asks: `nothanks_lab.play.ask`)."""
         decide = getattr(self.policy, "act", None)
@@ -240,7 +259,7 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
     if hasattr(cause, "problem") and hasattr(cause, "advice"):  # sandbox.BotProcessError
         problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
     elif isinstance(cause, _TimeUp):
-        problem = "it took too long to decide, and was stopped (an endless loop?)"
+        problem = f"it took too long to decide, and was {cause} (an endless loop?)"
         advice = "Make sure every loop in act ends."
     elif cause is not None:
         problem = f"its act(view) raised {_error_text(cause)}{_line_in(cause, bot.path)}"
