@@ -186,7 +186,8 @@ class _Answerer:
     """Stands for a bot's process: answers a batch with the bot's moves, counting batches."""
 
     def __init__(self, bot: object) -> None:
-        self.bot, self.batches = bot, []
+        self.bot = bot
+        self.batches: list[int] = []
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Answerer:
         return self  # one process, shared by every copy of the bot
