@@ -281,3 +281,63 @@ def test_a_bot_hanging_on_one_view_of_a_batch_is_named_and_the_league_goes_on(
     assert "more than 1 s to decide" in rejection.problem
     assert rejection.view is not None and rejection.file == "late.py"
     assert result.tournament.n_games > 0
+
+
+# --------------------------------------------------------------------------- the teacher's Ctrl-C
+def _processes_naming(marker: str) -> list[int]:
+    """Live processes whose command line names `marker` (the sandbox's config holds its path)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_ctrl_c_stops_a_league_at_once_and_leaves_no_process(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    league = tmp_path / "class"
+    league.mkdir()
+    forker = """
+        import os, time
+        from nothanks_lab import Action
+        if os.fork() == 0:  # a grandchild that would outlive a careless league
+            time.sleep(600)
+        def act(view):
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 4 else Action.PASS
+    """
+    _folder(league, {"honest": HONEST, "forker": forker})
+    script = (
+        "from nothanks_lab.league import run_league\n"
+        f"run_league({str(league)!r}, n_games=100000, seed=1, progress=False)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_processes_naming(str(league))) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)  # two bot processes and the grandchild
+        assert len(_processes_naming(str(league))) >= 3, "the league never started its bots"
+        time.sleep(1.0)  # into the tournament
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        proc.wait(timeout=15)
+        assert time.monotonic() - start < 10
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0
+    time.sleep(0.5)
+    assert _processes_naming(str(league)) == []
