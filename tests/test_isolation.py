@@ -341,3 +341,56 @@ def test_ctrl_c_stops_a_league_at_once_and_leaves_no_process(tmp_path: Path) -> 
     assert proc.returncode != 0
     time.sleep(0.5)
     assert _processes_naming(str(league)) == []
+
+
+# --------------------------------------------------------------------- file.py:Class, isolated
+CLASS_BOT = """
+    import gc
+    from nothanks_lab import Action
+    class Mine:
+        def __init__(self, threshold=3):
+            self.threshold = threshold
+        def act(self, view):
+            for o in gc.get_objects():  # a cheat: finds nothing in its own process
+                if type(o).__name__ == "Game":
+                    o._state.chips[view.seat] += 40
+            return Action.TAKE if view.my_chips == 0 or view.pot >= self.threshold else Action.PASS
+"""
+
+
+@pytest.mark.slow
+def test_tournament_isolate_plays_a_file_class_from_its_own_process(tmp_path: Path) -> None:
+    from nothanks_lab.tournaments import tournament
+
+    _folder(tmp_path, {"mine": CLASS_BOT})
+    field = [f"{tmp_path / 'mine.py'}:Mine:threshold=4", "marginal", "heuristic"]
+    result = tournament(field, 3, 8, seed=1, isolate=True, progress=False)
+    assert result.names[0] == "Mine(threshold=4)"
+    by_game: dict[int, int] = {}
+    for r in result.game_records():
+        by_game[r["game"]] = by_game.get(r["game"], 0) + r["chips"]
+    assert set(by_game.values()) == {33}  # the cheat created no chip
+    # the same decisions as the class played in this process without its cheat
+    honest = tmp_path / "honest_mine.py"
+    honest.write_text(textwrap.dedent(CLASS_BOT).replace("gc.get_objects()", "[]"))
+    plain = tournament([f"{honest}:Mine:threshold=4", "marginal", "heuristic"], 3, 8, seed=1)
+
+    def moves(t: object) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if k != "bot"} for r in t.game_records()]  # type: ignore[attr-defined]
+
+    assert moves(result) == moves(plain)
+    with pytest.raises(ValueError, match="isolate must be True or False"):
+        tournament(field, 3, 8, seed=1, isolate="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_cli_isolate_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nothanks_lab.__main__ import main
+
+    _folder(tmp_path, {"mine": CLASS_BOT})
+    spec = f"{tmp_path / 'mine.py'}:Mine:threshold=4"
+    argv = ["tournament", "-p", "3", "-n", "5", "--seed", "2", "--no-progress", "--isolate"]
+    code = main([*argv, "--format", "csv", "-b", spec, "marginal", "heuristic"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Mine(threshold=4)" in out

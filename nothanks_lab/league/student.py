@@ -21,6 +21,7 @@ import numpy as np
 
 from ..engine import Action
 from ..play import PolicyError, policy_name
+from ..tournaments.sandbox import _error_text, _line_in, _short_repr
 from ..view import PlayerView
 from .limits import _TimeUp
 
@@ -211,36 +212,6 @@ and 11 chips; seat 2 holds no cards and 11 chips; 20 cards still face down'
     others = [f"seat {s} holds {holding(s)}" for s in range(view.n_players) if s != view.seat]
     left = f"{view.cards_left} card{'s' * (view.cards_left != 1)} still face down"
     return "; ".join([head, *others, left])
-
-
-def _short_repr(value: Any, limit: int = 60) -> str:
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _line_in(exc: BaseException, path: Path | None) -> str:
-    """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
-    if path is None:
-        return ""
-    line = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if Path(tb.tb_frame.f_code.co_filename) == path:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
-        line = exc.lineno
-    return "" if line is None else f" ({path.name}, line {line})"
-
-
-def _error_text(exc: BaseException) -> str:
-    text = str(exc).strip()
-    if isinstance(exc, SyntaxError):
-        text = exc.msg
-    return type(exc).__name__ + (f": {text}" if text else "")
 
 
 _TRY_IT = (
