@@ -124,6 +124,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="BOT",
         help="bots as name or name:key=value,key=value (see the 'bots' command)",
     )
+    t.add_argument(
+        "--isolate",
+        action="store_true",
+        help="play each file.py:Class bot from a process of its own, with time and memory "
+        "limits (for files you do not trust; one worker)",
+    )
     common(t, players_required=False)
 
     h = sub.add_parser(
@@ -456,7 +462,14 @@ def run(argv: Sequence[str] | None = None) -> str:
         }
         result: Any
         if args.command == "tournament":
-            result = tournament(args.bots, args.players, args.games, seed=args.seed, **options)
+            result = tournament(
+                args.bots,
+                args.players,
+                args.games,
+                seed=args.seed,
+                isolate=args.isolate,
+                **options,
+            )
         elif args.command == "head-to-head":
             result = head_to_head(
                 args.candidate,

@@ -818,7 +818,32 @@ ISSUE_24_CASES = [
         ),
         "max_memory",
     ),
+    ("run_league isolate 'yes'", lambda: nt.league.run_league(".", isolate="yes"), "isolate"),
+    ("collect_bots isolate 1", lambda: nt.league.collect_bots(".", isolate=1), "isolate"),
+    ("tournament isolate 'yes'", lambda: nt.tournaments.tournament(FIELD, 3, 4, isolate="yes"),
+     "isolate"),
+    ("isolated spec, no such file", lambda: _isolated_bot("/nope/missing.py:Bot"), "no file"),
+    ("isolated spec, no class name", lambda: _isolated_bot(f"{__file__}:9x"), "class name"),
+    ("isolated spec, repeated parameter", lambda: _isolated_bot(f"{__file__}:B:k=1,k=2"), "twice"),
+    ("IsolatedPolicy class_name '1x'", lambda: _isolated(class_name="1x"), "class_name"),
+    ("IsolatedPolicy params without a class", lambda: _isolated(params={"k": 1}), "class_name"),
+    ("IsolatedPolicy a list as a parameter", lambda: _isolated(class_name="B", params={"k": [1]}),
+     "params['k']"),
+    ("IsolatedPolicy memory_mb 1", lambda: _isolated(memory_mb=1), "memory_mb"),
+    ("IsolatedPolicy decision_s 0", lambda: _isolated(decision_s=0), "decision_s"),
 ]  # fmt: skip
+
+
+def _isolated_bot(spec: str) -> Any:
+    from nothanks_lab.tournaments.sandbox import isolated_bot
+
+    return isolated_bot(spec)
+
+
+def _isolated(**options: Any) -> Any:
+    from nothanks_lab.league.sandbox import IsolatedPolicy
+
+    return IsolatedPolicy(__file__, **options)  # checked before any process starts
 
 
 @pytest.mark.parametrize(

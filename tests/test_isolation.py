@@ -96,3 +96,301 @@ def test_a_cheating_file_never_wins_and_never_stops_the_league(tmp_path: Path, n
     for r in records:
         by_game[r["game"]] = by_game.get(r["game"], 0) + r["chips"]
     assert set(by_game.values()) == {33}  # 3 seats x 11 chips, none created
+
+
+# --------------------------------------------------------------------------- each limit named
+#: File -> (stage of the rejection, words its problem must say). None of these can be caught in
+#: the league's own process: each would stop, hang or fool a league run in-process.
+REJECTED = {
+    "sysexit_act": ("screen", "SystemExit", "def act(view):\n    raise SystemExit(3)\n"),
+    "sysexit_load": ("load", "SystemExit", "raise SystemExit(0)\n"),
+    "kbd_act": ("screen", "KeyboardInterrupt", "def act(view):\n    raise KeyboardInterrupt\n"),
+    "genexit_load": ("load", "GeneratorExit", "raise GeneratorExit\n"),
+    "custom_load": (
+        "load",
+        "Boom",
+        "class Boom(BaseException):\n    pass\nraise Boom('no')\n",
+    ),
+    "custom_act": (
+        "screen",
+        "Boom",
+        "class Boom(BaseException):\n    pass\ndef act(view):\n    raise Boom('no')\n",
+    ),
+    "alarm_off": (
+        "screen",
+        "2 s",
+        "import signal\ndef act(view):\n    signal.setitimer(signal.ITIMER_REAL, 0)\n"
+        "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n",
+    ),
+    "alarm_off_load": (
+        "load",
+        "2 s",
+        "import signal\nsignal.setitimer(signal.ITIMER_REAL, 0)\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n",
+    ),
+    "catch_load": (
+        "load",
+        "2 s",
+        "while True:\n    try:\n        while True:\n            pass\n"
+        "    except BaseException:\n        pass\n",
+    ),
+    "sleeper": ("screen", "2 s", "import time\ndef act(view):\n    time.sleep(60)\n"),
+    "memory": (
+        "screen",
+        "memory",
+        "def act(view):\n    return len(bytearray(4 * 2**30))\n",
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(REJECTED))
+def test_each_escape_is_a_rejection_naming_file_limit_and_position(
+    tmp_path: Path, name: str
+) -> None:
+    stage, words, text = REJECTED[name]
+    folder = _folder(tmp_path, {"honest": HONEST, name: text})
+    result = run_league(folder, n_games=2, seed=3, progress=False, time_limit=2)
+    assert result.students == ("honest",) or list(result.students) == ["honest"]
+    (rejection,) = [r for r in result.rejections if r.name == name]
+    assert rejection.file == f"{name}.py"
+    assert rejection.stage == stage
+    assert words in rejection.problem, rejection.problem
+    if stage != "load":
+        assert rejection.view is not None  # the position it failed on
+
+
+def test_a_monkeypatch_reaches_neither_the_parent_nor_later_games(tmp_path: Path) -> None:
+    from nothanks_lab import play_game
+    from nothanks_lab.bots import MarginalCostBot
+
+    original = MarginalCostBot.act
+    before = play_game([MarginalCostBot(5), MarginalCostBot(2), MarginalCostBot(8)], seed=4)
+    patcher = """
+        from nothanks_lab import Action
+        from nothanks_lab.bots import MarginalCostBot
+        MarginalCostBot.act = lambda self, view: Action.PASS if view.my_chips else Action.TAKE
+        def act(view):
+            MarginalCostBot.act = lambda self, view: Action.TAKE
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 2 else Action.PASS
+    """
+    folder = _folder(tmp_path, {"honest": HONEST, "patcher": patcher})
+    run_league(folder, builtins=["marginal", "heuristic"], n_games=2, seed=1, progress=False)
+    assert MarginalCostBot.act is original
+    after = play_game([MarginalCostBot(5), MarginalCostBot(2), MarginalCostBot(8)], seed=4)
+    assert after == before
+
+
+# --------------------------------------------------------------------------- lockstep batching
+class _Answerer:
+    """Stands for a bot's process: answers a batch with the bot's moves, counting batches."""
+
+    def __init__(self, bot: object) -> None:
+        self.bot = bot
+        self.batches: list[int] = []
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Answerer:
+        return self  # one process, shared by every copy of the bot
+
+
+class _Batched:
+    """An in-process bot that answers in batches through its `_Answerer` (no process)."""
+
+    def __init__(self, answerer: _Answerer) -> None:
+        self.answerer = answerer
+
+    @property
+    def batch_key(self) -> object:
+        return self.answerer
+
+    def act_many(self, views: list) -> list:
+        self.answerer.batches.append(len(views))
+        return [self.answerer.bot.act(v) for v in views]  # type: ignore[attr-defined]
+
+    def act(self, view: object) -> object:
+        return self.act_many([view])[0]
+
+
+def test_lockstep_plays_exactly_the_games_one_after_another_plays() -> None:
+    from nothanks_lab import play_game
+    from nothanks_lab.bots import HeuristicBot, MarginalCostBot
+    from nothanks_lab.deals import deal_decks
+    from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments.lockstep import lockstep_ready, play_lockstep
+
+    rules = Rules()
+    answerer = _Answerer(MarginalCostBot(4))
+    seated = [_Batched(answerer), HeuristicBot(), MarginalCostBot(9)]
+    decks = deal_decks(rules, 11, 0, 40)
+    assert lockstep_ready(seated)
+    played = play_lockstep([(seated, d) for d in decks], rules, 1)
+    for deck, (points, chips, moves) in zip(decks, played, strict=True):
+        alone = play_game(
+            [MarginalCostBot(4), HeuristicBot(), MarginalCostBot(9)],
+            rules=rules,
+            deck=deck,
+            first_player=1,
+        )
+        assert (points, chips, moves) == (alone.card_points, alone.chips, len(alone.history))
+    # one message per round of the lockstep, many decisions in each
+    assert max(answerer.batches) == 40
+    assert sum(answerer.batches) > 10 * len(answerer.batches)
+
+
+def test_lockstep_is_refused_beside_a_bot_with_its_own_generator() -> None:
+    from nothanks_lab.bots import MarginalCostBot, RandomBot
+    from nothanks_lab.tournaments.lockstep import lockstep_ready
+
+    batched = _Batched(_Answerer(MarginalCostBot(4)))
+    assert not lockstep_ready([batched, RandomBot(seed=1), MarginalCostBot(2)])
+    assert not lockstep_ready([MarginalCostBot(4), MarginalCostBot(2)])
+
+
+@pytest.mark.slow
+def test_an_isolated_league_gives_the_in_process_results(tmp_path: Path) -> None:
+    other = HONEST.replace("pot >= 3", "pot >= 5")
+    folder = _folder(tmp_path, {"honest": HONEST, "other": other})
+    runs = [
+        run_league(folder, n_games=6, seed=9, progress=False, isolate=isolate)
+        for isolate in (False, True)
+    ]
+    assert runs[0].tournament.game_records() == runs[1].tournament.game_records()
+    assert runs[0].leaderboard() == runs[1].leaderboard()
+
+
+@pytest.mark.slow
+def test_a_bot_hanging_on_one_view_of_a_batch_is_named_and_the_league_goes_on(
+    tmp_path: Path,
+) -> None:
+    # Screening asks some 100 decisions; the league's batches reach the 1500th.
+    late = """
+        from nothanks_lab import Action
+        calls = [0]
+        def act(view):
+            calls[0] += 1
+            if calls[0] == 1500:
+                while True:
+                    pass
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 2 else Action.PASS
+    """
+    folder = _folder(tmp_path, {"honest": HONEST, "late": late})
+    result = run_league(folder, n_games=20, seed=2, progress=False, time_limit=1)
+    assert list(result.students) == ["honest"]
+    (rejection,) = [r for r in result.rejections if r.name == "late"]
+    assert rejection.stage == "league", rejection.problem
+    assert "more than 1 s to decide" in rejection.problem
+    assert rejection.view is not None and rejection.file == "late.py"
+    assert result.tournament.n_games > 0
+
+
+# --------------------------------------------------------------------------- the teacher's Ctrl-C
+def _processes_naming(marker: str) -> list[int]:
+    """Live processes whose command line names `marker` (the sandbox's config holds its path)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_ctrl_c_stops_a_league_at_once_and_leaves_no_process(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    league = tmp_path / "class"
+    league.mkdir()
+    forker = """
+        import os, time
+        from nothanks_lab import Action
+        if os.fork() == 0:  # a grandchild that would outlive a careless league
+            time.sleep(600)
+        def act(view):
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 4 else Action.PASS
+    """
+    _folder(league, {"honest": HONEST, "forker": forker})
+    script = (
+        "from nothanks_lab.league import run_league\n"
+        f"run_league({str(league)!r}, n_games=100000, seed=1, progress=False)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_processes_naming(str(league))) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)  # two bot processes and the grandchild
+        assert len(_processes_naming(str(league))) >= 3, "the league never started its bots"
+        time.sleep(1.0)  # into the tournament
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        proc.wait(timeout=15)
+        assert time.monotonic() - start < 10
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0
+    time.sleep(0.5)
+    assert _processes_naming(str(league)) == []
+
+
+# --------------------------------------------------------------------- file.py:Class, isolated
+CLASS_BOT = """
+    import gc
+    from nothanks_lab import Action
+    class Mine:
+        def __init__(self, threshold=3):
+            self.threshold = threshold
+        def act(self, view):
+            for o in gc.get_objects():  # a cheat: finds nothing in its own process
+                if type(o).__name__ == "Game":
+                    o._state.chips[view.seat] += 40
+            return Action.TAKE if view.my_chips == 0 or view.pot >= self.threshold else Action.PASS
+"""
+
+
+@pytest.mark.slow
+def test_tournament_isolate_plays_a_file_class_from_its_own_process(tmp_path: Path) -> None:
+    from nothanks_lab.tournaments import tournament
+
+    _folder(tmp_path, {"mine": CLASS_BOT})
+    field = [f"{tmp_path / 'mine.py'}:Mine:threshold=4", "marginal", "heuristic"]
+    result = tournament(field, 3, 8, seed=1, isolate=True, progress=False)
+    assert result.names[0] == "Mine(threshold=4)"
+    by_game: dict[int, int] = {}
+    for r in result.game_records():
+        by_game[r["game"]] = by_game.get(r["game"], 0) + r["chips"]
+    assert set(by_game.values()) == {33}  # the cheat created no chip
+    # the same decisions as the class played in this process without its cheat
+    honest = tmp_path / "honest_mine.py"
+    honest.write_text(textwrap.dedent(CLASS_BOT).replace("gc.get_objects()", "[]"))
+    plain = tournament([f"{honest}:Mine:threshold=4", "marginal", "heuristic"], 3, 8, seed=1)
+
+    def moves(t: object) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if k != "bot"} for r in t.game_records()]  # type: ignore[attr-defined]
+
+    assert moves(result) == moves(plain)
+    with pytest.raises(ValueError, match="isolate must be True or False"):
+        tournament(field, 3, 8, seed=1, isolate="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_cli_isolate_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nothanks_lab.__main__ import main
+
+    _folder(tmp_path, {"mine": CLASS_BOT})
+    spec = f"{tmp_path / 'mine.py'}:Mine:threshold=4"
+    argv = ["tournament", "-p", "3", "-n", "5", "--seed", "2", "--no-progress", "--isolate"]
+    code = main([*argv, "--format", "csv", "-b", spec, "marginal", "heuristic"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Mine(threshold=4)" in out

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import Rules
+from ..tournaments.sandbox import _module_of
 from ..validate import check_number
-from .limits import _TimeUp
-from .sandbox import _module_of
+from .limits import _time_limit, _TimeUp
 from .screening import (
     DEFAULT_BUILTINS,
     MAX_MS_PER_DECISION,
@@ -46,7 +46,7 @@ __all__ = ["LeagueEntries", "collect_bots"]
 
 def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) -> Any:
     """A league file's bot started in a process of its own (`sandbox`), or why it is not."""
-    from .sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
+    from ..tournaments.sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
 
     limit = DECISION_LIMIT_S if time_limit is None else time_limit
     policy = IsolatedPolicy(path, rules=rules, decision_s=limit, load_s=limit)
@@ -69,7 +69,8 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
     """The bot a league file defines, or why there is none (in this process: trusted files)."""
     name, file = path.stem, path.name
     try:
-        module = _module_of(path, time_limit)
+        with _time_limit(time_limit):
+            module = _module_of(path)
     except _TimeUp:
         return Rejection(
             name,

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..engine import Action
 from ..play import PolicyError, policy_name
+from ..tournaments.sandbox import _error_text, _line_in, _short_repr
 from ..view import PlayerView
 from .limits import _TimeUp
 
@@ -74,6 +75,25 @@ class StudentBot:
     def rng(self, value: np.random.Generator) -> None:
         if self.rng is not None:
             self.policy.rng = value
+
+    @property
+    def batch_key(self) -> object | None:
+        """What answers this bot's decisions in batches (its process, shared by every copy of
+        the bot), or None for a bot in this process (see `nothanks_lab.tournaments.lockstep`)."""
+        return self.policy if callable(getattr(self.policy, "act_many", None)) else None
+
+    def act_many(self, views: list[PlayerView]) -> list[Action]:
+        """The bot's answers in `views`, in one message to its process (a batched bot only)."""
+        start = time.perf_counter()
+        try:
+            answers = self.policy.act_many(views)
+        except Exception as e:
+            self.last_error = e
+            raise
+        finally:
+            self.calls += len(views)
+            self.seconds += time.perf_counter() - start
+        return list(answers)
 
     def act(self, view: PlayerView) -> Action:
         """The bot's answer in `view` (checked by whoever asks: `nothanks_lab.play.ask`)."""
@@ -194,36 +214,6 @@ and 11 chips; seat 2 holds no cards and 11 chips; 20 cards still face down'
     return "; ".join([head, *others, left])
 
 
-def _short_repr(value: Any, limit: int = 60) -> str:
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _line_in(exc: BaseException, path: Path | None) -> str:
-    """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
-    if path is None:
-        return ""
-    line = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if Path(tb.tb_frame.f_code.co_filename) == path:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
-        line = exc.lineno
-    return "" if line is None else f" ({path.name}, line {line})"
-
-
-def _error_text(exc: BaseException) -> str:
-    text = str(exc).strip()
-    if isinstance(exc, SyntaxError):
-        text = exc.msg
-    return type(exc).__name__ + (f": {text}" if text else "")
-
-
 _TRY_IT = (
     "Try act(view) on this position in a cell to see the error with its traceback (the "
     "position is the rejection's view)."
@@ -240,7 +230,7 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
     if hasattr(cause, "problem") and hasattr(cause, "advice"):  # sandbox.BotProcessError
         problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
     elif isinstance(cause, _TimeUp):
-        problem = "it took too long to decide, and was stopped (an endless loop?)"
+        problem = f"it took too long to decide, and was {cause} (an endless loop?)"
         advice = "Make sure every loop in act ends."
     elif cause is not None:
         problem = f"its act(view) raised {_error_text(cause)}{_line_in(cause, bot.path)}"

@@ -266,6 +266,8 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     # All compiled: one kernel table for the field, reindexed per seating (no per-game Python).
     table = fast_table(plan.policies, chunk.rules)
     chips0 = chunk.rules.starting_chips(n_seats)
+    if table is None and _lockstep_ready(plan.policies):
+        return _play_chunk_lockstep(chunk, games, decks)
     rows, d = None, decks
     for slot, seating, batch_rows, key in _batches(chunk):
         if batch_rows is not rows:  # a new coset: its deals, copied once for all its seatings
@@ -292,6 +294,45 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
                 first_player=chunk.first_player,
             )
         decisions += int(np.asarray(r.n_decisions).sum())
+        games.bots[slot, rows] = seating
+        games.scores[slot, rows] = r.scores
+        games.card_points[slot, rows] = r.card_points
+        games.chips[slot, rows] = r.chips
+        games.win_share[slot, rows] = r.win_share
+    return _sums_of(games, len(plan.policies), decisions)
+
+
+def _lockstep_ready(policies: Sequence[Any]) -> bool:
+    from .lockstep import lockstep_ready
+
+    return lockstep_ready(policies)
+
+
+def _play_chunk_lockstep(chunk: _Chunk, games: _Games, decks: np.ndarray) -> _Sums:
+    """`_play_chunk` for a field with batched bots (bots in processes of their own): every
+    game of the chunk at once, each such bot asked for all its waiting decisions in one message
+    (:mod:`.lockstep`); the same games and results as one game after another."""
+    from ..simulation import _outcome, check_outcomes
+    from .lockstep import play_lockstep
+
+    plan = chunk.plan
+    batches = list(_batches(chunk))
+    todo: list[tuple[list[Any], np.ndarray]] = []
+    for _, seating, rows, key in batches:
+        policies = _fresh_policies(plan.policies, chunk.seed, key)
+        seated = [policies[b] for b in seating]
+        todo.extend((seated, decks[r]) for r in rows)
+    played = iter(play_lockstep(todo, chunk.rules, chunk.first_player))
+    decisions = 0
+    for slot, seating, rows, _ in batches:
+        out = [next(played) for _ in rows]
+        points = np.array([o[0] for o in out], dtype=np.int64)
+        chips = np.array([o[1] for o in out], dtype=np.int64)
+        moves = np.array([o[2] for o in out], dtype=np.int64)
+        names = tuple(policy_name(plan.policies[b]) for b in seating)
+        r = _outcome(points, chips, moves, names, None, 0)
+        check_outcomes(r, chunk.rules, decks=decks[rows], games=chunk.start + rows)
+        decisions += int(moves.sum())
         games.bots[slot, rows] = seating
         games.scores[slot, rows] = r.scores
         games.card_points[slot, rows] = r.card_points

@@ -35,6 +35,7 @@ def tournament(
     workers: int | None = None,
     progress: bool | None = None,
     confidence: float = 0.95,
+    isolate: bool = False,
 ) -> TournamentResult:
     """Play a field of bots against each other on paired deals with balanced seating.
 
@@ -60,6 +61,10 @@ def tournament(
         workers: without `executor`, the number of local worker processes (default 1).
         progress: show a progress bar (default: when there is more than one chunk).
         confidence: level of the intervals.
+        isolate: play each bot given as ``"path/to/file.py:Class[:k=v]"`` from a process of
+            its own (:mod:`.sandbox`: only the public facts of each decision reach it, with CPU,
+            memory and per-decision time limits; the process ends with the tournament), for
+            files you do not trust. Other bots play in this process. Needs one worker.
 
     >>> t = tournament(["marginal:threshold=10", "marginal:threshold=-40", "marginal:threshold=0"],
     ...                n_games=200, seed=1)
@@ -70,7 +75,62 @@ def tournament(
     rules = check_rules(rules)
     if isinstance(bots, str | bytes) or not isinstance(bots, Sequence) or not bots:
         raise ValueError("bots must be a non-empty list of bots or bot specs")
-    policies = tuple(make_policy(b) for b in bots)
+    if not isinstance(isolate, bool):
+        raise ValueError(f"isolate must be True or False; got {isolate!r}")
+    if not isolate:
+        return _tournament(
+            tuple(make_policy(b) for b in bots),
+            n_players,
+            n_games,
+            seed,
+            rules,
+            lineups,
+            first_player,
+            chunk_size,
+            executor,
+            workers,
+            progress,
+            confidence,
+        )
+    from .sandbox import isolated_bot
+
+    isolated = [isolated_bot(b, rules) for b in bots]
+    try:
+        return _tournament(
+            tuple(make_policy(b) if i is None else i for b, i in zip(bots, isolated, strict=True)),
+            n_players,
+            n_games,
+            seed,
+            rules,
+            lineups,
+            first_player,
+            chunk_size,
+            executor,
+            workers,
+            progress,
+            confidence,
+        )
+    finally:
+        for i in isolated:
+            if i is not None:
+                i.close()  # its process ends with the tournament (or its Ctrl-C)
+
+
+def _tournament(
+    policies: tuple[Any, ...],
+    n_players: int | None,
+    n_games: int,
+    seed: int | None,
+    rules: Rules,
+    lineups: Iterable[Sequence[int]] | None,
+    first_player: int,
+    chunk_size: int | None,
+    executor: Any,
+    workers: int | None,
+    progress: bool | None,
+    confidence: float,
+) -> TournamentResult:
+    """`tournament` of a field already made into policies."""
     if n_players is None:
         n_players = len(policies)
         try:

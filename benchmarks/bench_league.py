@@ -1,0 +1,67 @@
+"""League throughput: 30 plain student bots, isolated (a process each) against in-process.
+
+Run ``python benchmarks/bench_league.py [--games N] [--students S]``. Writes `S` plain student
+files (a threshold rule each, like a class's first bots) into a temporary league folder and
+plays the same league twice in this one process run: ``isolate=False`` (the files run in this
+process) and ``isolate=True`` (each file in a process of its own, the decisions of many
+concurrent games sent to it in one message). Prints the games per second of each (the
+tournament only: loading and screening are timed apart) and their ratio; a ratio of 1 or more
+means isolation does not slow a class's league down. The machines are shared and noisy: read
+the ratio, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from nothanks_lab.league import run_league
+
+STUDENT = """
+from nothanks_lab import Action
+
+
+def act(view):
+    if view.my_chips == 0:
+        return Action.TAKE
+    return Action.TAKE if view.pot >= {threshold} else Action.PASS
+"""
+
+
+def write_class(folder: Path, n_students: int) -> None:
+    """`n_students` plain student files in `folder`."""
+    for i in range(n_students):
+        (folder / f"student{i:02d}.py").write_text(STUDENT.format(threshold=1 + i % 9))
+
+
+def main() -> None:
+    """Measure and print the two rates and their ratio."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20, help="deals of the league (default 20)")
+    ap.add_argument("--students", type=int, default=30, help="student files (default 30)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        write_class(folder, args.students)
+        rates = {}
+        for isolate in (False, True):
+            start = time.perf_counter()
+            result = run_league(
+                folder, n_games=args.games, seed=args.seed, progress=False, isolate=isolate
+            )
+            total = time.perf_counter() - start
+            games = result.tournament.n_games
+            rates[isolate] = games / result.seconds
+            label = "isolated  " if isolate else "in-process"
+            print(
+                f"{label}: {games} games in {result.seconds:.2f} s = {rates[isolate]:,.0f} "
+                f"games/s (load and screening {total - result.seconds:.1f} s)"
+            )
+    print(f"ratio isolated / in-process: {rates[True] / rates[False]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

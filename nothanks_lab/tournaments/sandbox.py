@@ -1,0 +1,507 @@
+"""A student's bot in a process of its own: the parent sends public facts, the child answers.
+
+:class:`IsolatedPolicy` starts a fresh Python interpreter (``python -m
+nothanks_lab.tournaments.sandbox``, not a fork: the child never holds a copy of the parent's games,
+decks or other bots), which sets its own resource limits (``RLIMIT_CPU`` CPU seconds,
+``RLIMIT_AS`` memory), closes every inherited file descriptor but its two pipes, sends its
+output to ``/dev/null`` and only then runs the student's file. The parent sends each decision as
+a serialized `~nothanks_lab.view.PlayerView` (plain ints and lists, JSON, never pickle, so a
+child cannot make the parent run code) and reads a move back, with a wall-clock deadline per
+load and per decision; on a miss it kills the child's process group (``SIGKILL``). Any
+exception of the bot (every `BaseException`: ``KeyboardInterrupt``, ``SystemExit``,
+``GeneratorExit``, ``MemoryError``...) and its own signal handlers stay in the child, which
+reports them as a message; a child that dies is detected (end of file on its pipe) and named.
+A failure is raised in the parent as :class:`BotProcessError`, which the league turns into a
+`~nothanks_lab.league.Rejection`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import types
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from ..engine import Action
+from ..rules import Rules
+from ..validate import check_number
+from ..view import PlayerView
+
+__all__ = [
+    "CPU_LIMIT_S",
+    "DECISION_LIMIT_S",
+    "MEMORY_LIMIT_MB",
+    "BotProcessError",
+    "IsolatedPolicy",
+    "isolated_bot",
+]
+
+#: Memory a student's process may map (``RLIMIT_AS``), in megabytes.
+MEMORY_LIMIT_MB = 512
+#: CPU seconds a student's process may use in all (``RLIMIT_CPU``).
+CPU_LIMIT_S = 300.0
+#: Wall-clock seconds for one decision (and the load of a file) before the child is killed.
+DECISION_LIMIT_S = 10.0
+#: Largest message a child may send (bytes): more is a broken or hostile child.
+_MAX_MESSAGE = 1 << 20
+
+
+class BotProcessError(Exception):
+    """A student's bot failed in its own process: `problem` and `advice` are for its author."""
+
+    def __init__(self, problem: str, advice: str = "", index: int | None = None) -> None:
+        super().__init__(problem, advice, index)  # all in args, so it pickles intact
+        self.problem, self.advice = problem, advice
+        #: Which view of a batch it failed on (None: at load, or not known).
+        self.index = index
+
+    def __str__(self) -> str:
+        return self.problem
+
+
+def _view_facts(view: PlayerView) -> list[Any]:
+    """A view's public facts as plain JSON values (the rules travel once, at start)."""
+    return [
+        view.seat,
+        view.n_players,
+        view.active_card,
+        view.pot,
+        view.my_chips,
+        list(view.chips),
+        [list(h) for h in view.hands],
+        view.cards_left,
+        view.current_player,
+    ]
+
+
+def _rules_facts(rules: Rules) -> dict[str, Any]:
+    return dataclasses.asdict(rules)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+class IsolatedPolicy:
+    """A policy whose ``act(view)`` runs a league file's bot in a child process.
+
+    The child starts on the first decision (or `start`) and is killed by `close`; a copy of
+    the policy is the policy itself (the bot lives in one process). After a failure every call
+    raises the same `BotProcessError`.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        rules: Rules | None = None,
+        memory_mb: float = MEMORY_LIMIT_MB,
+        cpu_s: float = CPU_LIMIT_S,
+        decision_s: float = DECISION_LIMIT_S,
+        load_s: float = DECISION_LIMIT_S,
+        class_name: str | None = None,
+        params: dict[str, Any] | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.path = Path(path)
+        #: The class to build (``file.py:Class:k=v``), or None: the file's ``Bot`` or ``act``.
+        self.class_name = class_name
+        self.params = dict(params or {})
+        if class_name is not None and not class_name.isidentifier():
+            raise ValueError(f"class_name must be a Python name; got {class_name!r}")
+        if class_name is None and self.params:
+            raise ValueError("params need a class_name (the class they build)")
+        for key, value in self.params.items():
+            if not isinstance(value, bool | int | float | str):
+                raise ValueError(
+                    f"params[{key!r}] must be a number, a bool or a string; got {value!r}"
+                )
+        #: The name tables show (default: the file's stem, or ``Class(k=v)``).
+        self.name = name if name is not None else self.path.stem
+        self.rules = Rules() if rules is None else rules
+        self.memory_mb = check_number(memory_mb, "memory_mb", low=16)
+        self.cpu_s = check_number(cpu_s, "cpu_s", low=0.1)
+        self.decision_s = check_number(decision_s, "decision_s", low=0.001)
+        self.load_s = check_number(load_s, "load_s", low=0.001)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._send: Connection | None = None
+        self._recv: Connection | None = None
+        self.failure: BotProcessError | None = None
+        self._at: int | None = None  # the view of the batch being answered, for a failure
+
+    # ------------------------------------------------------------------ process
+    def start(self) -> None:
+        """Start the child and load the file in it; `BotProcessError` if that fails."""
+        if self.failure is not None:
+            raise self.failure
+        if self._proc is not None:
+            return
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        config = {
+            "path": str(self.path),
+            "rules": _rules_facts(self.rules),
+            "memory": int(self.memory_mb * 2**20),
+            "cpu": float(self.cpu_s),
+            "fds": [to_child_r, from_child_w],
+            "class": self.class_name,
+            "params": self.params,
+        }
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "nothanks_lab.tournaments.sandbox", json.dumps(config)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(to_child_r, from_child_w),
+                start_new_session=True,  # its own process group: killed whole, no Ctrl-C
+                cwd=str(self.path.parent),
+            )
+        finally:
+            os.close(to_child_r)
+            os.close(from_child_w)
+        self._send = Connection(to_child_w, readable=False)
+        self._recv = Connection(from_child_r, writable=False)
+        reply = self._reply(
+            self.load_s + 10.0, "load", self.load_s
+        )  # + interpreter start on a busy machine
+        if reply.get("ready") is not True:
+            self._fail(reply, "load")
+
+    def close(self) -> None:
+        """Kill the child (its whole process group) and release the pipes."""
+        proc, self._proc = self._proc, None
+        for conn in (self._send, self._recv):
+            if conn is not None:
+                try:
+                    conn.close()
+                except OSError:
+                    pass
+        self._send = self._recv = None
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                proc.kill()
+            except ProcessLookupError:
+                pass
+            proc.wait()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> IsolatedPolicy:
+        return self
+
+    def __getstate__(self) -> dict[str, Any]:
+        raise TypeError("an isolated bot lives in a process of this one and cannot be pickled")
+
+    # ------------------------------------------------------------------ talking
+    def _reply(self, seconds: float, stage: str, shown: float | None = None) -> dict[str, Any]:
+        assert self._recv is not None and self._proc is not None
+        deadline = time.monotonic() + seconds
+        try:
+            ready = self._recv.poll(max(deadline - time.monotonic(), 0.0))
+            if not ready:
+                what = "load" if stage == "load" else "decide"
+                self._die(
+                    f"it took more than {seconds if shown is None else shown:g} s to {what} "
+                    "(an endless loop?) and was stopped",
+                    "Make sure every loop ends, and play nothing when the file loads.",
+                )
+            data = self._recv.recv_bytes(_MAX_MESSAGE)
+        except (EOFError, OSError):
+            self._died(stage)
+        try:
+            reply = json.loads(data)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            self._die("its process sent something that is not an answer", "Only answer moves.")
+        return reply
+
+    def _died(self, stage: str) -> None:
+        assert self._proc is not None
+        try:
+            code = self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is not None and code < 0 and -code in (signal.SIGXCPU, signal.SIGKILL):
+            problem = f"it used more than {self.cpu_s:g} s of CPU time and was stopped"
+        else:
+            when = "while the file loaded" if stage == "load" else "while it was deciding"
+            problem = f"its process ended {when} (exit code {code})"
+        self._die(problem, "A bot only answers: never exit, and keep each decision quick.")
+
+    def _die(self, problem: str, advice: str) -> None:
+        self.failure = BotProcessError(problem, advice, self._at)
+        self.close()
+        raise self.failure
+
+    def _fail(self, reply: dict[str, Any], stage: str) -> None:
+        err = reply.get("error")
+        if not isinstance(err, dict):
+            self._die("its process sent something that is not an answer", "Only answer moves.")
+        assert isinstance(err, dict)
+        problem = str(err.get("problem", "it failed"))[:500]
+        advice = str(err.get("advice", ""))[:500]
+        self._die(problem, advice)
+
+    def act_many(self, views: list[PlayerView]) -> list[Action]:
+        """The bot's moves in each of `views`: one message out, one short answer back per view.
+
+        Each answer must come within `decision_s` of the one before (of the message, for the
+        first), so the deadline is per decision however long the batch; a failure names the
+        view it happened on (`BotProcessError.index`).
+        """
+        self.start()
+        assert self._send is not None and self._recv is not None
+        try:
+            self._send.send_bytes(json.dumps({"views": [_view_facts(v) for v in views]}).encode())
+        except OSError:
+            self._at = 0
+            self._died("act")
+        out = []
+        recv, poll = self._recv.recv_bytes, self._recv.poll
+        for i in range(len(views)):
+            self._at = i
+            try:
+                data = recv(_MAX_MESSAGE) if poll(self.decision_s) else None
+            except (EOFError, OSError):
+                self._died("act")
+            if data is None:
+                self._die(
+                    f"it took more than {self.decision_s:g} s to decide (an endless loop?) "
+                    "and was stopped",
+                    "Make sure every loop ends, and play nothing when the file loads.",
+                )
+            if data == b"T" or data == b"P":
+                out.append(Action.TAKE if data == b"T" else Action.PASS)
+                continue
+            try:
+                reply = json.loads(data)  # type: ignore[arg-type]
+            except ValueError:
+                reply = None
+            if not isinstance(reply, dict):
+                self._die("its process sent something that is not an answer", "Only answer moves.")
+            self._fail(reply, "act")
+        return out
+
+    @property
+    def batch_key(self) -> IsolatedPolicy:
+        """The process answers in batches (`nothanks_lab.tournaments.lockstep`): itself."""
+        return self
+
+    def act(self, view: PlayerView) -> Action:
+        """The bot's move in `view`, from its process."""
+        return self.act_many([view])[0]
+
+    def __repr__(self) -> str:
+        return f"IsolatedPolicy({self.path.name!r})"
+
+
+def isolated_bot(spec: Any, rules: Rules | None = None) -> IsolatedPolicy | None:
+    """An `IsolatedPolicy` for a ``"path/to/file.py:Class[:k=v,...]"`` spec, or None for any
+    other bot (a registered name, ``package.module:Class``, a policy object).
+
+    The file is never run in this process: its class is looked up and built in the child.
+    """
+    from ..bots.specs import parse_bot_spec
+
+    if not isinstance(spec, str):
+        return None
+    where, _, rest = spec.strip().partition(":")
+    if not where.endswith(".py"):
+        return None
+    class_name, _, given = rest.partition(":")
+    if not class_name.strip().isidentifier():
+        raise ValueError(
+            f"bot spec {spec!r}: after {where!r} give the class name, as "
+            f"'{where}:ClassName' or '{where}:ClassName:key=value'"
+        )
+    path = Path(where).expanduser().resolve()
+    if not path.is_file():
+        raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
+    _, params = parse_bot_spec("user:" + given) if given else ("user", {})
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    name = f"{class_name.strip()}({shown})" if params else class_name.strip()
+    return IsolatedPolicy(
+        path, rules=rules, class_name=class_name.strip(), params=params, name=name
+    )
+
+
+# --------------------------------------------------------------------------- the child
+def _short_repr(value: Any, limit: int = 60) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _line_in(exc: BaseException, path: Path | None) -> str:
+    """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
+    if path is None:
+        return ""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
+        line = exc.lineno
+    return "" if line is None else f" ({path.name}, line {line})"
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if isinstance(exc, SyntaxError):
+        text = exc.msg
+    return type(exc).__name__ + (f": {text}" if text else "")
+
+
+def _module_of(path: Path) -> types.ModuleType:
+    """Run a bot's file as a fresh module (registered in ``sys.modules`` for pickling).
+
+    A file that fails to load leaves no module behind; the caller sets any time limit."""
+    source = path.read_text(encoding="utf-8")
+    code = compile(source, str(path), "exec")
+    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", path.stem)
+    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
+    try:
+        exec(code, module.__dict__)
+    except BaseException:
+        del sys.modules[module.__name__]
+        raise
+    return module
+
+
+def _bot_of_module(module: types.ModuleType, path: Path) -> Any:
+    """The decision function a loaded file defines (``Bot().act`` or ``act``), or why not."""
+    bot_class = getattr(module, "Bot", None)
+    if isinstance(bot_class, type):
+        bot = bot_class()
+        act = getattr(bot, "act", None)
+        return act if callable(act) else "its class Bot has no method act"
+    act = getattr(module, "act", None)
+    return act if callable(act) else "the file defines no bot"
+
+
+def _error_reply(exc: BaseException, path: Path, doing: str) -> dict[str, Any]:
+    if isinstance(exc, MemoryError):
+        problem = f"it ran out of the memory a bot may use {doing}"
+        advice = "Keep the bot's data small."
+    else:
+        problem = f"{doing}, it raised {_error_text(exc)}{_line_in(exc, path)}"
+        advice = "Run the file's code in a cell to see the error with its traceback."
+    return {"error": {"problem": problem, "advice": advice}}
+
+
+_LOAD_ADVICE = "Run the file's code in a cell to see the error with its traceback."
+
+
+def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in the child
+    import resource
+
+    in_fd, out_fd = config["fds"]
+    mem, cpu = int(config["memory"]), float(config["cpu"])
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+    os.closerange(3, min(in_fd, out_fd))
+    os.closerange(max(in_fd, out_fd) + 1, 4096)
+    for lo, hi in ((min(in_fd, out_fd) + 1, max(in_fd, out_fd)),):
+        os.closerange(lo, hi)
+    inbox = Connection(in_fd, writable=False)
+    outbox = Connection(out_fd, readable=False)
+    path = Path(config["path"])
+    rules = Rules(**{k: _tuples(v) for k, v in config["rules"].items()})
+
+    def send(message: dict[str, Any]) -> None:
+        outbox.send_bytes(json.dumps(message).encode())
+
+    try:
+        module = _module_of(path)
+    except BaseException as e:  # every exception of the file stays here, as a message
+        text = f"the file does not load: {_error_text(e)}{_line_in(e, path)}"
+        if isinstance(e, MemoryError):
+            text = "the file ran out of the memory a bot may use while it loaded"
+        send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
+        return
+    try:
+        if config.get("class") is not None:
+            cls = getattr(module, config["class"], None)
+            if not callable(cls):
+                bot: Any = f"{path.name} has no class {config['class']}"
+            else:
+                made = cls(**config.get("params", {}))
+                bot = getattr(made, "act", None)
+                if not callable(bot):
+                    bot = f"its class {config['class']} has no method act"
+        else:
+            bot = _bot_of_module(module, path)
+    except BaseException as e:
+        text = f"{config.get('class') or 'Bot'}() raised {_error_text(e)}{_line_in(e, path)}"
+        send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
+        return
+    if isinstance(bot, str):
+        send({"error": {"problem": bot, "advice": ""}})
+        return
+    decide = bot
+    send({"ready": True})
+    while True:
+        try:
+            message = json.loads(inbox.recv_bytes())
+        except (EOFError, OSError):
+            return
+        try:
+            for facts in message["views"]:
+                seat, n, active, pot, mine, chips, hands, left, current = facts
+                view = PlayerView(
+                    seat=seat,
+                    n_players=n,
+                    active_card=active,
+                    pot=pot,
+                    my_chips=mine,
+                    chips=tuple(chips),
+                    hands=tuple(tuple(h) for h in hands),
+                    cards_left=left,
+                    rules=rules,
+                    current_player=current,
+                )
+                answer = decide(view)
+                if answer is Action.TAKE or answer is Action.PASS:
+                    outbox.send_bytes(b"T" if answer is Action.TAKE else b"P")
+                else:
+                    text = (
+                        "its act(view) returned None (a missing return?)"
+                        if answer is None
+                        else f"its act(view) answered {_short_repr(answer)} (a "
+                        f"{type(answer).__name__}), which is not a move"
+                    )
+                    send({"error": {"problem": text, "advice": "Return Action.TAKE or PASS."}})
+                    return
+        except BaseException as e:
+            send(_error_reply(e, path, "while deciding"))
+            return
+
+
+if __name__ == "__main__":  # pragma: no cover - the child's entry point
+    _child_main(json.loads(sys.argv[1]))
