@@ -36,6 +36,12 @@ CULL_INTERVAL = 60
 #: is served first: refills started during it compete with the pages for the CPU (measured on
 #: 2 cores: 30 refills 30 s after 30 arrivals pushed every page past 90 s, 0/30 tables).
 REFILL_DELAY = 90
+#: JupyterLab front-end extensions that the app page never uses (lesson and grading tools).
+SKIPPED_EXTENSIONS = (
+    "@jupyter/nbgrader",
+    "@jupyter-notebook/lab-extension",
+    "@voila-dashboards/jupyterlab-preview",
+)
 #: Seconds to wait for the whole pool to be preheated before giving the address anyway.
 PREHEAT_WAIT = 900
 
@@ -141,6 +147,9 @@ def voila_command(s: ServeSettings) -> list[str]:
         "--MappingKernelManager.kernel_info_timeout=120",
         # A page streamed slowly gets Voilà's heartbeat before a proxy or browser gives up.
         "--VoilaConfiguration.http_keep_alive_timeout=10",
+        # Pages skip the front-end extensions a page never needs (installed with the test or
+        # lesson tools): each one is JavaScript every page would load, and nbgrader's fails.
+        *(f"--VoilaConfiguration.extension_denylist={e}" for e in SKIPPED_EXTENSIONS),
     ]
 
 
