@@ -62,6 +62,13 @@ def test_bad_arguments_exit_2_with_a_message(
     assert err.startswith("error: ") and needle in err
 
 
+def test_the_template_says_when_the_table_did_not_load_and_offers_a_reload() -> None:
+    page = (ROOT / "share/jupyter/voila/templates/nothanks/index.html.j2").read_text()
+    header = page[page.index("{%- block body_header -%}") : page.index("{%- endblock body_header")]
+    assert "The table did not load. " in header and '"Reload the page"' in header
+    assert "window.location.reload()" in header
+
+
 def test_a_notebook_that_is_not_ipynb_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "page.txt"
     other.write_text("x")
@@ -81,6 +88,7 @@ def test_the_voila_command_sets_pool_culling_timeouts_and_template(tmp_path: Pat
         "--pool_size=9",  # one per student and 2 spare
         "--VoilaKernelManager.fill_delay=90",
         "--MappingKernelManager.kernel_info_timeout=120",
+        "--VoilaConfiguration.extension_denylist=@jupyter/nbgrader",
         "--KernelManager.transport=ipc",
         "--MappingKernelManager.cull_idle_timeout=600",
     ):
