@@ -210,7 +210,7 @@ def main() -> int:
     pool = a.pool or a.students
     cmd = [sys.executable, "-m", "nothanks_lab", "serve-class", f"--port={port}"]
     cmd += [f"--students={pool}", f"--notebook={Path(a.notebook)}"]
-    print(f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}: ")
+    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.node()}: ")
     print(
         f"  {os.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GB RAM, "
         f"load {os.getloadavg()[0]:.1f}; browsers: one headless Chromium process, "

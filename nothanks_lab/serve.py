@@ -42,6 +42,9 @@ SKIPPED_EXTENSIONS = (
     "@jupyter-notebook/lab-extension",
     "@voila-dashboards/jupyterlab-preview",
 )
+#: Skipped too for the app page, whose table uses plain ipywidgets only: plotly's front end
+#: alone is 4.7 MB of JavaScript that each page would parse.
+APP_SKIPPED_EXTENSIONS = ("jupyterlab-plotly", "anywidget")
 #: Seconds to wait for the whole pool to be preheated before giving the address anyway.
 PREHEAT_WAIT = 900
 
@@ -117,6 +120,13 @@ def check_settings(
     )
 
 
+def skipped_extensions(s: ServeSettings) -> tuple[str, ...]:
+    """The lab extensions the served page's browsers do not load."""
+    if s.notebook.name == DEFAULT_NOTEBOOK.name:
+        return SKIPPED_EXTENSIONS + APP_SKIPPED_EXTENSIONS
+    return SKIPPED_EXTENSIONS
+
+
 def voila_command(s: ServeSettings) -> list[str]:
     """The Voilà command line for these settings (run with the current interpreter)."""
     return [
@@ -149,7 +159,7 @@ def voila_command(s: ServeSettings) -> list[str]:
         "--VoilaConfiguration.http_keep_alive_timeout=10",
         # Pages skip the front-end extensions a page never needs (installed with the test or
         # lesson tools): each one is JavaScript every page would load, and nbgrader's fails.
-        *(f"--VoilaConfiguration.extension_denylist={e}" for e in SKIPPED_EXTENSIONS),
+        *(f"--VoilaConfiguration.extension_denylist={e}" for e in skipped_extensions(s)),
     ]
 
 

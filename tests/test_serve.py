@@ -93,7 +93,15 @@ def test_the_voila_command_sets_pool_culling_timeouts_and_template(tmp_path: Pat
         "--MappingKernelManager.cull_idle_timeout=600",
     ):
         assert flag in cmd
-    assert check_settings(students=30, notebook=app_page(tmp_path)).pool_size == 33
+    app = check_settings(students=30, notebook=app_page(tmp_path))
+    assert app.pool_size == 33
+    # The app page (PlayTable, plain ipywidgets) skips plotly's front end; another page keeps it.
+    assert "--VoilaConfiguration.extension_denylist=jupyterlab-plotly" in voila_command(app)
+    other = tmp_path / "lesson.ipynb"
+    other.write_text((tmp_path / "play_table_app.ipynb").read_text())
+    lesson = voila_command(check_settings(notebook=other))
+    assert "--VoilaConfiguration.extension_denylist=jupyterlab-plotly" not in lesson
+    assert "--VoilaConfiguration.extension_denylist=@jupyter/nbgrader" in lesson
     share = voila_env(s)["JUPYTER_PATH"].split(os.pathsep)[0]
     assert (Path(share) / "voila" / "templates" / "nothanks" / "index.html.j2").is_file()
 
