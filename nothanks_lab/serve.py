@@ -6,6 +6,8 @@ template, a preheated kernel pool sized from the number of students (Voilà runs
 each pooled kernel before anyone arrives, so a page load only hands out a ready kernel), culling
 of idle kernels, IOPub/kernel timeouts long enough for a loaded machine, and ipc transport for
 kernels (no TCP ports, so no ``Address already in use`` race when many kernels start at once).
+It prints the address only once every pooled kernel has run the page (a progress line while it
+waits), and pages skip the lab extensions the app never uses (less JavaScript per page).
 The template fixes the refused shutdown beacon (see its ``xsrf`` block). Ctrl-C stops Voilà,
 which shuts its kernels down; any kernel process still alive after that is killed, so none is
 left. Argument checks run before anything starts and raise ``ValueError`` (exit 2 in the CLI).
