@@ -6,6 +6,8 @@ template, a preheated kernel pool sized from the number of students (Voilà runs
 each pooled kernel before anyone arrives, so a page load only hands out a ready kernel), culling
 of idle kernels, IOPub/kernel timeouts long enough for a loaded machine, and ipc transport for
 kernels (no TCP ports, so no ``Address already in use`` race when many kernels start at once).
+It prints the address only once every pooled kernel has run the page (a progress line while it
+waits), and pages skip the lab extensions the app never uses (less JavaScript per page).
 The template fixes the refused shutdown beacon (see its ``xsrf`` block). Ctrl-C stops Voilà,
 which shuts its kernels down; any kernel process still alive after that is killed, so none is
 left. Argument checks run before anything starts and raise ``ValueError`` (exit 2 in the CLI).
@@ -21,7 +23,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import psutil
 
 DEFAULT_NOTEBOOK = Path("notebooks") / "play_table_app.ipynb"
 TEMPLATE = "nothanks"
@@ -29,6 +34,21 @@ MAX_STUDENTS = 500
 #: Seconds a kernel with no activity is kept before it is culled (documented in the README).
 CULL_IDLE_TIMEOUT = 600
 CULL_INTERVAL = 60
+#: Seconds Voilà waits before refilling the pool after a page took a kernel. The arrival burst
+#: is served first: refills started during it compete with the pages for the CPU (measured on
+#: 2 cores: 30 refills 30 s after 30 arrivals pushed every page past 90 s, 0/30 tables).
+REFILL_DELAY = 90
+#: JupyterLab front-end extensions that the app page never uses (lesson and grading tools).
+SKIPPED_EXTENSIONS = (
+    "@jupyter/nbgrader",
+    "@jupyter-notebook/lab-extension",
+    "@voila-dashboards/jupyterlab-preview",
+)
+#: Skipped too for the app page, whose table uses plain ipywidgets only: plotly's front end
+#: alone is 4.7 MB of JavaScript that each page would parse.
+APP_SKIPPED_EXTENSIONS = ("jupyterlab-plotly", "anywidget")
+#: Seconds to wait for the whole pool to be preheated before giving the address anyway.
+PREHEAT_WAIT = 900
 
 _REPO = Path(__file__).resolve().parents[1]
 
@@ -43,6 +63,11 @@ class ServeSettings:
     students: int
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT
     cull_interval: int = CULL_INTERVAL
+
+    @property
+    def pool_size(self) -> int:
+        """Kernels preheated: one per student and a few spare (a reload, a late second tab)."""
+        return self.students + max(2, self.students // 10)
 
 
 def _jupyter_share() -> Path:
@@ -97,6 +122,13 @@ def check_settings(
     )
 
 
+def skipped_extensions(s: ServeSettings) -> tuple[str, ...]:
+    """The lab extensions the served page's browsers do not load."""
+    if s.notebook.name == DEFAULT_NOTEBOOK.name:
+        return SKIPPED_EXTENSIONS + APP_SKIPPED_EXTENSIONS
+    return SKIPPED_EXTENSIONS
+
+
 def voila_command(s: ServeSettings) -> list[str]:
     """The Voilà command line for these settings (run with the current interpreter)."""
     return [
@@ -109,13 +141,11 @@ def voila_command(s: ServeSettings) -> list[str]:
         f"--port={s.port}",
         f"--Voila.ip={s.ip}",
         "--Voila.port_retries=0",
-        # One kernel per expected student, each running the page before anyone arrives;
-        # Voilà refills the pool as pages take kernels.
+        # One kernel per expected student (and a few spare), each running the page before
+        # anyone arrives; Voilà refills the pool as pages take kernels, after the burst.
         "--preheat_kernel=True",
-        f"--pool_size={s.students}",
-        # Refill after the arrival burst, not during it: on 2 cores, 30 refills started at once
-        # compete with the pages being served (measured: time to table grew several-fold).
-        "--VoilaKernelManager.fill_delay=30",
+        f"--pool_size={s.pool_size}",
+        f"--VoilaKernelManager.fill_delay={REFILL_DELAY}",
         # Kernels talk over Unix sockets: no TCP port to race for at 30 simultaneous starts.
         "--KernelManager.transport=ipc",
         # Idle kernels (a tab left open, a beacon lost) are culled; pooled kernels are not.
@@ -126,6 +156,12 @@ def voila_command(s: ServeSettings) -> list[str]:
         "--VoilaExecutor.iopub_timeout=60",
         "--VoilaExecutor.timeout=300",
         "--VoilaExecutor.startup_timeout=300",
+        "--MappingKernelManager.kernel_info_timeout=120",
+        # A page streamed slowly gets Voilà's heartbeat before a proxy or browser gives up.
+        "--VoilaConfiguration.http_keep_alive_timeout=10",
+        # Pages skip the front-end extensions a page never needs (installed with the test or
+        # lesson tools): each one is JavaScript every page would load, and nbgrader's fails.
+        *(f"--VoilaConfiguration.extension_denylist={e}" for e in skipped_extensions(s)),
     ]
 
 
@@ -170,6 +206,62 @@ def _kill_tree_left(pids: set[int]) -> int:
     return len(left)
 
 
+def _kernel_procs(root: psutil.Process) -> list[psutil.Process]:
+    """The kernel processes under Voilà."""
+    import psutil
+
+    found = []
+    for c in root.children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(c.cmdline()):
+                found.append(c)
+        except psutil.Error:
+            continue
+    return found
+
+
+#: A pooled kernel has run the page once its CPU time passed this and then stopped growing.
+_READY_CPU_S = 0.5
+_QUIET_S = 3
+
+
+def wait_for_pool(proc: subprocess.Popen[bytes], size: int, out: TextIO) -> set[int]:
+    """Wait until ``size`` kernels run under Voilà and each has run the page (CPU gone quiet).
+
+    Prints a progress line when the count changes; gives up after ``PREHEAT_WAIT`` seconds or
+    if Voilà exits. Returns the kernel process ids seen.
+    """
+    import psutil
+
+    root = psutil.Process(proc.pid)
+    cpu: dict[int, float] = {}
+    quiet: dict[int, int] = {}
+    seen: set[int] = set()
+    said = (-1, -1)
+    deadline = time.monotonic() + PREHEAT_WAIT
+    while proc.poll() is None and time.monotonic() < deadline:
+        ks = _kernel_procs(root)
+        seen.update(k.pid for k in ks)
+        for k in ks:
+            try:
+                t = k.cpu_times()
+            except psutil.Error:
+                continue
+            used = t.user + t.system
+            still = used - cpu.get(k.pid, -1.0) < 0.02 and used >= _READY_CPU_S
+            quiet[k.pid] = quiet.get(k.pid, 0) + 1 if still else 0
+            cpu[k.pid] = used
+        ready = sum(1 for k in ks if quiet.get(k.pid, 0) >= _QUIET_S)
+        if (len(ks), ready) != said:
+            said = (len(ks), ready)
+            print(f"preheating: {len(ks)}/{size} kernels started, {ready} ready", file=out)
+            out.flush()
+        if ready >= size:
+            break
+        time.sleep(1.0)
+    return seen
+
+
 def serve_class(s: ServeSettings, *, stream: TextIO | None = None) -> int:
     """Run Voilà for a class until Ctrl-C (or Voilà exits); return Voilà's exit status."""
     import psutil
@@ -178,15 +270,22 @@ def serve_class(s: ServeSettings, *, stream: TextIO | None = None) -> int:
     env = voila_env(s)
     proc = subprocess.Popen(voila_command(s), env=env, start_new_session=True)
     print(
-        f"Serving {s.notebook.name} to {s.students} students; give them: "
-        + "  ".join(addresses(s))
-        + f"\n(preheating {s.students} kernels first; idle kernels are culled after "
-        f"{s.cull_idle_timeout} s; Ctrl-C stops the server and every kernel)",
+        f"Preheating {s.pool_size} kernels for {s.students} students "
+        f"({s.notebook.name}); the address follows when they are ready.",
         file=out,
         flush=True,
     )
     seen: set[int] = set()
     try:
+        seen = wait_for_pool(proc, s.pool_size, out)
+        print(
+            "Ready. Give the students: "
+            + "  ".join(addresses(s))
+            + f"\n(idle kernels are culled after {s.cull_idle_timeout} s; the pool refills "
+            f"{REFILL_DELAY} s after pages take kernels; Ctrl-C stops the server and every kernel)",
+            file=out,
+            flush=True,
+        )
         while proc.poll() is None:
             try:
                 seen.update(c.pid for c in psutil.Process(proc.pid).children(recursive=True))

@@ -62,6 +62,13 @@ def test_bad_arguments_exit_2_with_a_message(
     assert err.startswith("error: ") and needle in err
 
 
+def test_the_template_says_when_the_table_did_not_load_and_offers_a_reload() -> None:
+    page = (ROOT / "share/jupyter/voila/templates/nothanks/index.html.j2").read_text()
+    header = page[page.index("{%- block body_header -%}") : page.index("{%- endblock body_header")]
+    assert "The table did not load. " in header and '"Reload the page"' in header
+    assert "window.location.reload()" in header
+
+
 def test_a_notebook_that_is_not_ipynb_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "page.txt"
     other.write_text("x")
@@ -78,11 +85,23 @@ def test_the_voila_command_sets_pool_culling_timeouts_and_template(tmp_path: Pat
         "--port=9123",
         "--Voila.ip=127.0.0.1",
         "--preheat_kernel=True",
-        "--pool_size=7",
+        "--pool_size=9",  # one per student and 2 spare
+        "--VoilaKernelManager.fill_delay=90",
+        "--MappingKernelManager.kernel_info_timeout=120",
+        "--VoilaConfiguration.extension_denylist=@jupyter/nbgrader",
         "--KernelManager.transport=ipc",
         "--MappingKernelManager.cull_idle_timeout=600",
     ):
         assert flag in cmd
+    app = check_settings(students=30, notebook=app_page(tmp_path))
+    assert app.pool_size == 33
+    # The app page (PlayTable, plain ipywidgets) skips plotly's front end; another page keeps it.
+    assert "--VoilaConfiguration.extension_denylist=jupyterlab-plotly" in voila_command(app)
+    other = tmp_path / "lesson.ipynb"
+    other.write_text((tmp_path / "play_table_app.ipynb").read_text())
+    lesson = voila_command(check_settings(notebook=other))
+    assert "--VoilaConfiguration.extension_denylist=jupyterlab-plotly" not in lesson
+    assert "--VoilaConfiguration.extension_denylist=@jupyter/nbgrader" in lesson
     share = voila_env(s)["JUPYTER_PATH"].split(os.pathsep)[0]
     assert (Path(share) / "voila" / "templates" / "nothanks" / "index.html.j2").is_file()
 
@@ -160,3 +179,78 @@ def test_three_pages_on_a_pool_of_two_get_tables_and_leak_no_kernel(tmp_path: Pa
     alive = [p for p in seen if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"]
     assert alive == [], "kernels left after Ctrl-C"
     assert "Stopped: no kernel left" in (tmp_path / "serve.log").read_text()
+
+
+# --- deploy/: the JupyterHub configurations, checked offline ---------------------------------
+
+DEPLOY = ROOT / "deploy"
+# The z2jh keys used, each as documented in the chart's configuration reference.
+Z2JH_KEYS = {
+    "singleuser": {
+        "image": {"name", "tag"},
+        "defaultUrl": None,
+        "extraEnv": None,
+        "cmd": None,
+        "memory": {"limit", "guarantee"},
+        "cpu": {"limit", "guarantee"},
+        "storage": {"type"},
+        "startTimeout": None,
+    },
+    "hub": {"config": None, "concurrentSpawnLimit": None},
+    "cull": {"enabled", "timeout", "every"},
+    "scheduling": {
+        "userScheduler": {"enabled"},
+        "podPriority": {"enabled"},
+        "userPlaceholder": {"enabled", "replicas"},
+    },
+    "prePuller": {"continuous": {"enabled"}},
+}
+
+
+def _unknown_keys(values: dict, known: dict | set | None, where: str = "") -> list[str]:
+    if known is None:
+        return []
+    bad = []
+    for key, value in values.items():
+        if key not in known:
+            bad.append(where + key)
+        elif isinstance(known, dict) and isinstance(value, dict):
+            bad += _unknown_keys(value, known[key], f"{where}{key}.")
+    return bad
+
+
+def test_the_jupyterhub_config_compiles_and_opens_each_student_on_the_app() -> None:
+    from traitlets.config import Config
+
+    from nothanks_lab.serve import CULL_IDLE_TIMEOUT
+
+    c = Config()
+    source = (DEPLOY / "jupyterhub_config.py").read_text()
+    exec(compile(source, "jupyterhub_config.py", "exec"), {"get_config": lambda: c})
+    url = c.Spawner.default_url
+    assert (
+        url.startswith("/voila/render/") and (ROOT / url.removeprefix("/voila/render/")).is_file()
+    )
+    assert "--VoilaConfiguration.template=nothanks" in c.Spawner.args
+    assert c.Spawner.mem_limit.endswith("M") and int(c.Spawner.mem_limit[:-1]) >= 300
+    (service,) = c.JupyterHub.services
+    assert service["command"][:3] == ["python3", "-m", "jupyterhub_idle_culler"]
+    assert f"--timeout={CULL_IDLE_TIMEOUT}" in service["command"]
+    (role,) = c.JupyterHub.load_roles
+    assert role["services"] == [service["name"]] and "delete:servers" in role["scopes"]
+
+
+def test_the_z2jh_values_parse_with_documented_keys_only() -> None:
+    import yaml
+
+    from nothanks_lab.serve import CULL_IDLE_TIMEOUT
+
+    values = yaml.safe_load((DEPLOY / "values.yaml").read_text())
+    assert _unknown_keys(values, Z2JH_KEYS) == []
+    single = values["singleuser"]
+    assert (ROOT / single["defaultUrl"].removeprefix("/voila/render/")).is_file()
+    assert (
+        "--VoilaConfiguration.template=nothanks" in values["hub"]["config"]["KubeSpawner"]["args"]
+    )
+    assert values["cull"] == {"enabled": True, "timeout": CULL_IDLE_TIMEOUT, "every": 60}
+    assert values["scheduling"]["userPlaceholder"]["replicas"] >= 30
