@@ -434,7 +434,7 @@ class Game:
                         },
                     )
                     action = ask(policies[seat], view, _BOTH if can_pass(s, 0) else _TAKE_ONLY)
-                    record((seat, action, active, pot))
+                    record((seat, action, active, pot))  # type: ignore[arg-type]  # not over
                     if action is take_move:
                         core_step(s, 0, True)
                         self._read_back(seat)
