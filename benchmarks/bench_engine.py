@@ -10,10 +10,11 @@ engine's cost), and also with `MarginalCostBot(0)`, the package's bot for
 the rule. Both sides play the same decks; their scores are checked equal. Rates are the
 median of several repeats, measured in one run, alternated; read the ratio.
 
-Measured 2026-12-01 on the project's 2-core shared machine (median of 7 repeats, two runs
-each, alternated with the engine of commit 6e3216f run by this same script): rule on views
-0.07-0.08 -> 0.19 of the reference loop (505-544 -> 1279-1286 rounds/s, 2.4-2.5x);
-MarginalCostBot(0) 0.05 -> 0.14 (360-366 -> 920-961 rounds/s, 2.6x).
+Measured 2026-12-02 on the project's 2-core shared machine (load average 13-70; rounds per CPU
+second, median of 5-7 repeats): rule on views 0.17-0.22 of the reference loop (about
+1,000-1,370 rounds/s), MarginalCostBot(0) 0.11-0.15; the previous commit's engine by this same
+script in the same hour 0.17-0.20 and 0.11-0.13. On a loaded machine the spread is as large as
+the change: compare side by side.
 
 Usage: ``python benchmarks/bench_engine.py [--rounds N] [--repeats R]``
 """
@@ -100,13 +101,14 @@ def main() -> None:
     decisions = len(nt.play_game([RuleOnViews()] * 3, deck=decks[0]).history)
     for _ in range(args.repeats):
         for name, run in sides.items():
-            t = time.perf_counter()
+            t = time.process_time()  # CPU time: robust to other processes on a shared machine
             for d in decks:
                 run(d)
-            rates[name].append(args.rounds / (time.perf_counter() - t))
+            rates[name].append(args.rounds / (time.process_time() - t))
     ref = statistics.median(rates["reference loop"])
     print(f"{PLAYERS} players, {args.rounds} rounds x {args.repeats} repeats "
-          f"({decisions} decisions in the first round); scores identical on 50 decks")  # fmt: skip
+          f"({decisions} decisions in the first round); scores identical on 50 decks; "
+          "rounds per CPU second")  # fmt: skip
     for name, r in rates.items():
         med = statistics.median(r)
         print(f"{name:32s} {med:9.0f} rounds/s  ratio to reference {med / ref:5.2f}  "

@@ -12,6 +12,12 @@ Run ``python benchmarks/bench_exact.py [--part solve|bots|agree|all] [--max-card
   what a perfect player gains against a table of it (its best response's chance minus the fair
   share, two and three players, every seat averaged). All exact (no sampling): a randomised bot
   is held to the move it chose the first time it met each position. ``--bots`` picks bots.
+* ``response``: `best_response` against a `HeuristicBot` on cards 3-11 (3 removed, 4 chips
+  each; ``--response-cards``): CPU seconds with the bot asked through its compiled
+  ``FAST_DECIDE``, and with the same bot behind a plain-Python ``act`` (asked once per
+  distinct view), values checked equal; the compiled two-player `solve` of the same deck
+  alongside as the yardstick (read the ratios: the machines are shared). Issue 26 asks for
+  under 20 s.
 * ``agree``: the search bot against a perfect player: in what share of the positions it
   reaches (passing allowed) its move is a perfect one.
 """
@@ -181,10 +187,52 @@ def part_agree(games: int) -> None:
     )
 
 
+class PlainAct:
+    """A bot behind a plain-Python ``act`` (no compiled fast path): what a student's bot is."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.asked = 0
+
+    def act(self, view: nt.PlayerView) -> nt.Action:
+        """The bot's move, counted."""
+        self.asked += 1
+        return self.bot.act(view)
+
+
+def part_response(n_cards: int) -> None:
+    """Print the CPU time of `best_response` against a HeuristicBot, both ways of asking it."""
+    rules = deck(n_cards)
+    exact.solve(deck(6))  # compile the yardstick first
+    exact.best_response(deck(5), [nt.bots.HeuristicBot()])  # load the bot's kernel
+    print(f"best_response against HeuristicBot, cards 3-{rules.high_card}, 3 removed, 4 chips:")
+    t = time.process_time()
+    yardstick = exact.solve(rules)
+    base = time.process_time() - t
+    rows = []
+    for label, bot in (
+        ("compiled FAST_DECIDE", nt.bots.HeuristicBot()),
+        ("plain-Python act", PlainAct(nt.bots.HeuristicBot())),
+    ):
+        t = time.process_time()
+        sol = exact.best_response(rules, [bot])
+        rows.append((label, time.process_time() - t, sol, getattr(bot, "asked", None)))
+    for label, cpu, sol, asked in rows:
+        extra = f", {asked:,} views asked" if asked is not None else ""
+        print(
+            f"  {label:22s} {cpu:7.2f} CPU s  ({cpu / base:,.0f}x the compiled solve's "
+            f"{base:.2f} s; {sol.n_positions:,} chance nodes, {sol.n_decisions:,} "
+            f"decisions{extra}); value {sol.value:.6f}"
+        )
+    assert rows[0][2].value == rows[1][2].value, "the two ways of asking disagree"
+    print(f"  (perfect play on this deck, first player: {yardstick.value:.6f})")
+
+
 def main() -> None:
     """Run the chosen parts."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", choices=["solve", "bots", "agree", "all"], default="all")
+    ap.add_argument("--part", choices=["solve", "bots", "response", "agree", "all"], default="all")
+    ap.add_argument("--response-cards", type=int, default=9, help="deck of the response part")
     ap.add_argument("--max-cards", type=int, default=12, help="largest deck solved (cards)")
     ap.add_argument("--bots", nargs="*", default=list(available_bots()))
     ap.add_argument(
@@ -200,6 +248,8 @@ def main() -> None:
         part_solve(args.max_cards)
     if args.part in ("bots", "all"):
         part_bots(args.bots, args.variants)
+    if args.part in ("response", "all"):
+        part_response(args.response_cards)
     if args.part in ("agree", "all"):
         part_agree(args.games)
 

@@ -174,14 +174,22 @@ def _array_state(state: core.State) -> core.State:
     )
 
 
+#: Every `Event` made so far, by its move: events are immutable values, so rounds share them
+#: (a round records ~150 moves, drawn from a few thousand distinct ones).
+_EVENTS: dict[tuple[int, Action, int, int], Event] = {}
+
+
 def _event(move: tuple[int, Action, int, int]) -> Event:
-    """The `Event` of a recorded move, built without the frozen dataclass's per-field setattr
-    (a round records ~150; the engine's own values need no checks)."""
-    event = object.__new__(Event)
-    seat, action, card, pot = move
-    object.__setattr__(
-        event, "__dict__", {"seat": seat, "action": action, "card": card, "pot": pot}
-    )
+    """The `Event` of a recorded move, built once per distinct move, without the frozen
+    dataclass's per-field setattr (the engine's own values need no checks)."""
+    event = _EVENTS.get(move)
+    if event is None:
+        event = object.__new__(Event)
+        seat, action, card, pot = move
+        object.__setattr__(
+            event, "__dict__", {"seat": seat, "action": action, "card": card, "pot": pot}
+        )
+        _EVENTS[move] = event
     return event
 
 
@@ -414,12 +422,57 @@ class Game:
         ask: Callable[[object, PlayerView, tuple[Action, ...]], Action],
     ) -> None:
         """Play to the end: each move is ``ask(policies[seat], view, legal moves)``, which must
-        return a legal move (`nothanks_lab.play.ask` checks it). The hot loop of every
-        act(view) bot, so it reads the cached position directly."""
-        view, play = self.view, self._play
-        while not self._over:
-            seat = self._player
-            play(ask(policies[seat], view(seat), self._legal))
+        return a legal move (`nothanks_lab.play.ask` checks it).
+
+        The hot loop of every act(view) bot. What a take changes (hands, masks, active card,
+        cards left) is a snapshot shared by every view until the next take; a pass changes
+        only chips, pot and turn, read from the core state on each decision. Each view is
+        built once, straight from those values (the fields `view` gives, unchecked), and the
+        move goes through `core.step` like any other.
+        """
+        s, rules, n = self._core, self._rules, len(self._chips)
+        row, can_pass, core_step = self._row, core.can_pass, core.step
+        record = self._pending.append
+        new, set_fields, view_type = object.__new__, object.__setattr__, PlayerView
+        take_move = Action.TAKE
+        try:
+            while not self._over:
+                active, hands, masks = self._active, self._hands, self._masks
+                left = self._cards_left
+                while True:  # the decisions on one card, up to its take
+                    seat, pot = s.player[0], s.pot[0]
+                    chips = row(s.chips)
+                    view = new(view_type)
+                    set_fields(
+                        view,
+                        "__dict__",
+                        {
+                            "seat": seat,
+                            "n_players": n,
+                            "active_card": active,
+                            "pot": pot,
+                            "my_chips": chips[seat],
+                            "chips": chips,
+                            "hands": hands,
+                            "cards_left": left,
+                            "rules": rules,
+                            "current_player": seat,
+                            "hand_masks": masks,
+                        },
+                    )
+                    action = ask(policies[seat], view, _BOTH if can_pass(s, 0) else _TAKE_ONLY)
+                    record((seat, action, active, pot))  # type: ignore[arg-type]  # not over
+                    if action is take_move:
+                        core_step(s, 0, True)
+                        self._read_back(seat)
+                        break
+                    core_step(s, 0, False)
+        finally:
+            # Passes are not read back one by one: the cached chips, pot and turn are
+            # refreshed here, also when a policy error stops the round (after the last take
+            # `_read_back` has read everything already).
+            if not self._over:
+                self._read_back(None)
 
     def _play(self, action: Action) -> None:
         """Play a legal `action` (the caller has checked it against `legal_actions()`)."""

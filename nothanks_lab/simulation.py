@@ -342,6 +342,33 @@ def _outcome(
     )
 
 
+def _result_arrays(total: int, n_players: int) -> dict[str, np.ndarray]:
+    """Empty arrays for every field of a `total`-game result, carved from one allocation.
+
+    One block rather than six: fresh memory costs a page fault per page on first write (a
+    result the caller keeps is never recycled memory), and one block large enough for huge
+    pages (numpy asks the kernel for them above a few MiB) takes far fewer faults.
+    """
+    layout = [
+        (f, (total,) if f == "n_decisions" else (total, n_players), np.dtype(dtype))
+        for f, dtype in (  # 8-byte fields first, so every field stays aligned
+            ("scores", np.int64),
+            ("card_points", np.int64),
+            ("chips", np.int64),
+            ("win_share", np.float64),
+            ("n_decisions", np.int64),
+            ("winners", np.bool_),
+        )
+    ]
+    sizes = [int(np.prod(shape)) * dtype.itemsize for _, shape, dtype in layout]
+    block = np.empty(sum(sizes), dtype=np.uint8)
+    out, at = {}, 0
+    for (name, shape, dtype), size in zip(layout, sizes, strict=True):
+        out[name] = block[at : at + size].view(dtype).reshape(shape)
+        at += size
+    return out
+
+
 def _play_slow(
     policies: list[object], decks: np.ndarray, rules: Rules, first_player: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -479,6 +506,7 @@ def simulate_chunks(
                     count=count,
                     points=None if part is None else part["card_points"],
                     moves=None if part is None else part["n_decisions"],
+                    chips=None if part is None else part["chips"],
                 )
             else:
                 if d is None:
@@ -551,12 +579,7 @@ def simulate(
         return next(chunks)
     # Several chunks write into arrays of the full size: no copies, and the peak is the
     # result plus one chunk's working state.
-    shapes = {"n_decisions": (total,)}
-    dtypes = {"winners": bool, "win_share": np.float64}
-    out = {
-        f: np.empty(shapes.get(f, (total, n_players)), dtype=dtypes.get(f, np.int64))
-        for f in _ARRAYS
-    }
+    out = _result_arrays(total, n_players)
     names = seed_out = None
     for part in chunks.into(out):
         names, seed_out = part.names, part.seed

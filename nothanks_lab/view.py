@@ -142,12 +142,17 @@ class PlayerView:
     @property
     def is_my_turn(self) -> bool:
         """True when `seat` must decide on the active card."""
-        return self.current_player == self.seat and not self.is_over
+        return self.current_player == self.seat and self.active_card is not None
 
     @property
     def can_pass(self) -> bool:
         """A seat may say "No thanks!" only with a chip to put on the card."""
-        return self.is_my_turn and self.my_chips > 0
+        # `is_my_turn` spelled out: every bot asks this once per decision.
+        return (
+            self.current_player == self.seat
+            and self.active_card is not None
+            and (self.my_chips > 0)
+        )
 
     @cached_property
     def seen_cards(self) -> frozenset[int]:

@@ -247,6 +247,61 @@ FIELDS = ("seat", "n_players", "active_card", "pot", "my_chips", "chips", "hands
           "cards_left", "rules", "current_player")  # fmt: skip
 
 
+class _Recorder:
+    """A policy that keeps every view it is shown and plays a seeded coin (a forced take
+    when it must), raising once it has seen `fail_after` views."""
+
+    def __init__(self, seed: int, fail_after: int | None = None) -> None:
+        self.rng, self.fail_after = np.random.default_rng(seed), fail_after
+        self.views: list[nt.PlayerView] = []
+
+    def act(self, view: nt.PlayerView) -> nt.Action:
+        self.views.append(view)
+        if self.fail_after is not None and len(self.views) > self.fail_after:
+            raise RuntimeError("stop here")
+        return PASS if view.can_pass and self.rng.random() < 0.7 else TAKE
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7])
+def test_play_out_shows_the_views_of_a_step_by_step_round(n: int) -> None:
+    """`play_game`'s loop (snapshot shared until a take, one view per decision) shows each
+    bot exactly what `Game.view` gives in the same position of a round played by `step`, and
+    valid views: the checked constructor accepts each as it is."""
+    rules = nt.Rules(low_card=3, high_card=20, n_removed=4, chips=((2, 7),)) if n == 2 else None
+    for seed in range(3):
+        bot = _Recorder(seed)
+        result = nt.play_game([bot] * n, rules=rules, seed=seed)
+        g = nt.Game(n, rules=rules, seed=seed)
+        assert len(bot.views) == len(result.history)
+        for view, event in zip(bot.views, result.history, strict=True):
+            assert view == g.view(g.current_player)
+            assert view == nt.PlayerView(**{f: getattr(view, f) for f in FIELDS})
+            assert view.hand_masks == g.view(g.current_player).hand_masks
+            g.step(event.action)
+        assert g.is_over and g.scores() == result.scores
+
+
+def test_policy_error_mid_card_leaves_the_position_read_back() -> None:
+    """A policy that fails after some passes stops the round in a position whose cached
+    values (chips, pot, turn, legal moves, views) are the core state's, and play goes on."""
+    from nothanks_lab.play import PolicyError, play_out
+
+    for fail_after in (1, 2, 5, 17):
+        g = nt.Game(3, seed=fail_after)
+        bot = _Recorder(fail_after, fail_after=fail_after)
+        with pytest.raises(PolicyError):
+            play_out(g, [bot] * 3)
+        s = g._state
+        assert g.current_player == s.player[0] and g.pot == s.pot[0]
+        assert g.chips == tuple(s.chips[0].tolist())
+        assert g.view(g.current_player) == bot.views[-1]
+        assert len(g.history) == fail_after
+        assert g.legal_actions() == ((TAKE, PASS) if core.can_pass(s, 0) else (TAKE,))
+        play_out(g, [_Recorder(1)] * 3)
+        assert g.is_over and sum(g.chips) == 3 * 11  # chips conserved across the stop
+        assert sum(len(h) for h in g.hands) == g.rules.n_in_play
+
+
 def test_replay_refuses_events_that_do_not_fit() -> None:
     history = [Event(0, PASS, 5, 0), Event(2, PASS, 5, 1)]  # seat 1 should act second
     with pytest.raises(ValueError, match=r"event 1 .* expected seat, card, pot \(1, 5, 1\)"):

@@ -418,3 +418,45 @@ def test_brute_force_itself_on_a_hand_checked_case() -> None:
     assert brute_force(rules, 2, "margin", maximiser) == (-1.5, 1.5)
     assert exact.solve(rules).value == 0.0
     assert exact.solve(rules, objective="margin").value == -1.5
+
+
+# --------------------------------------------------------------------------- asking policies
+class _Plain:
+    """A bot's ``act`` as a plain-Python policy (no fast path), counting the views it is shown
+    and checking each one as a bot would meet it."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.views = bot, []  # type: list[nt.PlayerView]
+
+    def act(self, view: nt.PlayerView) -> nt.Action:
+        assert view == nt.PlayerView(**{f: getattr(view, f) for f in _VIEW_FIELDS})  # valid
+        assert view.is_my_turn and view.can_pass  # forced takes need no question
+        self.views.append(view)
+        return self.bot.act(view)
+
+
+_VIEW_FIELDS = ("seat", "n_players", "active_card", "pot", "my_chips", "chips", "hands",
+                "cards_left", "rules", "current_player")  # fmt: skip
+
+
+@pytest.mark.parametrize("objective", ["win", "margin"])
+def test_each_view_asked_once_and_compiled_bots_answer_as_their_act(objective: str) -> None:
+    """A plain-Python policy is asked once per distinct view, through valid views, also
+    across the `Solution`'s later questions; a bot with a compiled fast path, asked through
+    its compiled ``FAST_DECIDE``, gets the very values its plain ``act`` gets."""
+    rules = MID_2P
+    for bot in (HeuristicBot(), MarginalCostBot(2)):
+        plain = _Plain(bot)
+        slow = exact.best_response(rules, [plain], objective, seat=1)
+        asked = len(plain.views)
+        assert asked == len(set(plain.views)) > 100
+        fast = exact.best_response(rules, [bot], objective, seat=1)
+        assert fast.value == slow.value and fast.n_positions == slow.n_positions
+        for g in _random_decision_views(rules, 2, seed=11, count=15):
+            view = g.view(g.current_player)
+            assert fast.value_of(view) == slow.value_of(view)
+            if view.seat == 1:
+                assert fast.action(view) == slow.action(view)
+        assert len(plain.views) == len(set(plain.views))  # later questions: no repeat
+        both = exact.evaluate(rules, [bot, _Plain(bot)], objective)
+        assert both == exact.evaluate(rules, [_Plain(bot), bot], objective)

@@ -6,17 +6,23 @@ number of seats. `_PolicyEngine` solves it in plain Python over the chance nodes
 the value of every seat so that a `Solution` can answer for any seat's view. A fixed policy is
 asked through the `PlayerView` of each position it reaches: exactly when it exposes
 ``take_probability(view)`` (`RandomBot` is read through ``p_take``), otherwise once per position
-and held to that answer. A seat with no policy plays its best response, so with no policy at all
-it is the plain-Python twin of the compiled solver (``solve(..., engine="python")``).
-`exploitability` measures a policy by what a best response wins against it in either seat.
+and held to that answer. Each fixed policy is asked once per distinct view (`_Asked` keeps its
+answer by position, for the solve and every later `value_of`/`action` of its `Solution`), and a
+bot with a compiled fast path (`FastBot`, ``act`` not overridden) is asked through its compiled
+``FAST_DECIDE``, the very function its ``act`` runs, on the view's public facts. A seat with no
+policy plays its best response, so with no policy at all it is the plain-Python twin of the
+compiled solver (``solve(..., engine="python")``). `exploitability` measures a policy by what a
+best response wins against it in either seat.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from ..engine import Action
 from ..rules import Rules
@@ -33,11 +39,75 @@ from .positions import (
     _next_cards,
     _pass_chain,
     _pay,
+    _solver_view,
     _take,
     _too_many_positions,
-    _view,
 )
 from .solution import Solution
+
+
+def _compiled_decide(policy: Any, rules: Rules) -> Callable[..., bool] | None:
+    """``policy``'s decision as ``f(card, pot, seat, hands, chips, cards_left) -> take``,
+    compiled, when it has a fast path (its ``act`` is ``FAST_DECIDE`` on the view's public
+    facts); None otherwise, or when numba cannot compile it (then ``act`` is asked). It runs
+    on the simulator's kernel for that bot (`FastTable`), compiled once and cached on disk."""
+    from ..bots.simple import RandomBot
+    from ..fast import FastPathError, FastTable, has_fast_path
+
+    # A mixed policy is read exactly (`_PolicyEngine.p_take`), never as one coin per position.
+    mixed = callable(getattr(policy, "take_probability", None)) or isinstance(policy, RandomBot)
+    if mixed or not has_fast_path(policy):
+        return None
+    try:
+        table = FastTable([policy], rules)
+    except FastPathError:
+        return None
+    compiled, params = table.module.decide, table.params[0]
+
+    def decide(card: int, pot: int, seat: int, hands: Any, chips: Any, left: int) -> bool:
+        return bool(compiled(0, params, card, pot, seat, hands, chips, left))
+
+    return decide
+
+
+class _Asked:
+    """One fixed policy's take probability at each position it was asked, asked once each.
+
+    Positions are keyed by what is public (hands, chips, pot, seat to act, card), so one key is
+    one distinct view; the answers outlive the solve, for the `Solution`'s later questions.
+    """
+
+    def __init__(self, policy: Any, rules: Rules, ask_view: Callable[[PlayerView], float]):
+        self.rules, self.ask_view = rules, ask_view
+        self.compiled = _compiled_decide(policy, rules)
+        self.answers: dict[tuple[Hands, Chips, int, int, int], float] = {}
+        # Per hands (what a take changes): sorted cards, absolute masks, cards left face down.
+        self.hands: dict[Hands, tuple[tuple[tuple[int, ...], ...], np.ndarray, int]] = {}
+
+    def _hands(self, hands: Hands) -> tuple[tuple[tuple[int, ...], ...], np.ndarray, int]:
+        got = self.hands.get(hands)
+        if got is None:
+            low, n = self.rules.low_card, self.rules.n_cards
+            cards = tuple(tuple(low + i for i in range(n) if (m >> i) & 1) for m in hands)
+            masks = np.array([m << low for m in hands], dtype=np.int64)
+            got = cards, masks, self.rules.n_in_play - sum(map(len, cards)) - 1
+            self.hands[hands] = got
+        return got
+
+    def p_take(self, hands: Hands, chips: Chips, pot: int, seat: int, card: int) -> float:
+        key = (hands, chips, pot, seat, card)
+        got = self.answers.get(key)
+        if got is not None:
+            return got
+        cards, masks, left = self._hands(hands)
+        if self.compiled is not None and chips[seat] > 0:
+            chips_now = np.array(chips, dtype=np.int64)
+            take = self.compiled(self.rules.low_card + card, pot, seat, masks, chips_now, left)
+            got = 1.0 if take else 0.0
+        else:
+            got = self.ask_view(_solver_view(self.rules, seat, hands, cards, chips, pot, card))
+        self.answers[key] = got
+        return got
 
 
 class _PolicyEngine:
@@ -71,6 +141,10 @@ class _PolicyEngine:
         self.n_decisions = 0
         self.start_values: tuple[float, ...] = ()
         self.low = rules.low_card
+        self.asked = [
+            None if p is None or i == responder else _Asked(p, rules, self.p_take)
+            for i, p in enumerate(self.policies)
+        ]
 
     # ---- terminal values and policy questions
     def terminal(self, hands: Hands, chips: Chips) -> tuple[float, ...]:
@@ -148,7 +222,9 @@ class _PolicyEngine:
             return take
         if actor == self.responder or self.policies[actor] is None:
             return take if take[actor] >= pass_[actor] else pass_
-        p = self.p_take(_view(self.rules, actor, hands, chips, pot, actor, card))
+        asked = self.asked[actor]
+        assert asked is not None  # a fixed policy sits here
+        p = asked.p_take(hands, chips, pot, actor, card)
         if p == 1.0:
             return take
         if p == 0.0:

@@ -116,6 +116,37 @@ def _view(
     )
 
 
+def _solver_view(
+    rules: Rules,
+    seat: int,
+    masks: Hands,
+    cards: tuple[tuple[int, ...], ...],
+    chips: Chips,
+    pot: int,
+    card: int,
+) -> PlayerView:
+    """`_view` of a decision the solver reached (`seat` to act on card index `card`), built
+    without re-checking: the solver only reaches valid positions (each one `_view` would
+    accept, as tests/test_exact.py checks), and it asks a policy at every one of them.
+    `cards` are the hands as sorted card tuples, `masks` as relative bit masks."""
+    low = rules.low_card
+    return PlayerView._of_engine(
+        {
+            "seat": seat,
+            "n_players": len(chips),
+            "active_card": low + card,
+            "pot": pot,
+            "my_chips": chips[seat],
+            "chips": chips,
+            "hands": cards,
+            "cards_left": rules.n_in_play - sum(map(len, cards)) - 1,
+            "rules": rules,
+            "current_player": seat,
+            "hand_masks": tuple(m << low for m in masks),
+        }
+    )
+
+
 # --------------------------------------------------------------------------- for the lessons
 def decision_views(
     rules: Rules,

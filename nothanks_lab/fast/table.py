@@ -76,10 +76,12 @@ class FastTable:
         points: np.ndarray | None = None,
         moves: np.ndarray | None = None,
         hands: np.ndarray | None = None,
+        chips: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Card points, final chips and move counts of `count` rounds (given or dealt decks).
 
-        `points` (int64[count, P]) and `moves` (int64[count]) may be given to be filled in;
+        `points` (int64[count, P]), `moves` (int64[count]) and `chips` (int64[count, P], the
+        rounds' chips as they are played, so the final ones) may be given to be filled in;
         `hands` (int64[count, P]), if given, receives each seat's final cards as bit masks
         (bit ``c`` set: card ``c`` taken), for checks that every card is accounted for.
         """
@@ -91,6 +93,9 @@ class FastTable:
         else:
             key = np.zeros(2, dtype=np.uint64)
         s = core.new_state(decks, n_players, starting_chips, first_player)
+        if chips is not None:  # the kernel plays on the caller's array: no copy afterwards
+            chips[...] = s.chips
+            s = s._replace(chips=chips)
         if points is None:
             points = np.empty((count, n_players), dtype=np.int64)
         if moves is None:
