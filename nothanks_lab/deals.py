@@ -19,10 +19,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from .rules import Rules
-from .validate import SeedLike, check_int, check_rules, is_int
+from .validate import SeedLike, check_int, check_rules, check_sequence, is_int
 
 __all__ = ["deal_decks", "deal_into", "deal_one", "deal_range", "mix64", "stream_key"]
 
@@ -155,3 +157,20 @@ def deal_one(rules: Rules | None, seed: SeedLike | np.ndarray, game: int = 0) ->
             box,
         )
     return out
+
+
+def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
+    """Return `deck` as an int array, or raise `ValueError` saying what is wrong with it."""
+    items = check_sequence(
+        deck, "the deck", f"a sequence of {rules.n_in_play} cards in turning order"
+    )
+    cards = rules.check_cards(items, what="the deck")
+    if len(cards) != rules.n_in_play:
+        raise ValueError(
+            f"the deck must hold exactly {rules.n_in_play} in-play cards "
+            f"({rules.n_cards} cards minus {rules.n_removed} removed); got {len(cards)}"
+        )
+    if len(set(cards)) != len(cards):
+        dupes = sorted({c for c in cards if cards.count(c) > 1})
+        raise ValueError(f"the deck holds {dupes} more than once; each card appears at most once")
+    return np.array(cards, dtype=np.int64)

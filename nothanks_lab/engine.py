@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core, validate
-from .deals import deal_one
+from .deals import check_deck, deal_one
 from .i18n import _, ngettext
 from .rules import Rules
-from .validate import check_sequence
+from .validate import check_seat, check_sequence
 from .view import PlayerView, position_state
 
 __all__ = ["Action", "Event", "Game", "IllegalActionError", "SeedLike", "deal"]
@@ -86,28 +86,6 @@ def deal(rules: Rules, seed: SeedLike) -> np.ndarray:
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     return deal_one(rules, seed)
-
-
-def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
-    """Return `deck` as an int array, or raise `ValueError` saying what is wrong with it."""
-    items = check_sequence(
-        deck, "the deck", f"a sequence of {rules.n_in_play} cards in turning order"
-    )
-    cards = rules.check_cards(items, what="the deck")
-    if len(cards) != rules.n_in_play:
-        raise ValueError(
-            f"the deck must hold exactly {rules.n_in_play} in-play cards "
-            f"({rules.n_cards} cards minus {rules.n_removed} removed); got {len(cards)}"
-        )
-    if len(set(cards)) != len(cards):
-        dupes = sorted({c for c in cards if cards.count(c) > 1})
-        raise ValueError(f"the deck holds {dupes} more than once; each card appears at most once")
-    return np.array(cards, dtype=np.int64)
-
-
-def check_seat(seat: object, n_players: int, what: str = "seat") -> int:
-    """Return `seat` as an int, or raise `ValueError` if it is not 0..n_players-1."""
-    return validate.check_seat(seat, n_players, what)
 
 
 _BOTH = (Action.TAKE, Action.PASS)

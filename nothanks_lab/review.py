@@ -50,11 +50,11 @@ from typing import Any
 import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
-from .engine import Action, Game, SeedLike, check_seat
+from .engine import Action, Game, SeedLike
 from .i18n import _, fmt_decimal, get_language, ngettext
 from .render.tables import markdown_table, text_table
 from .stats import Interval
-from .validate import MAX_SAMPLE_ROWS, check_count, check_int, seed_sequence
+from .validate import MAX_SAMPLE_ROWS, check_count, check_int, check_seat, seed_sequence
 from .view import PlayerView
 
 __all__ = [

@@ -441,7 +441,7 @@ def simulate_chunks(
         raise ValueError(f"simulate: {e}") from None
     n_players = len(policies)
     chips0 = rules.starting_chips(n_players)
-    from .engine import check_seat
+    from .validate import check_seat
 
     first_player = check_seat(first_player, n_players, "first_player")
     chunk_size = check_int(chunk_size, "chunk_size", low=1)

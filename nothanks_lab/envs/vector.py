@@ -164,7 +164,7 @@ class VectorNoThanksEnv(VectorEnv):
         return self._obs.copy(), {"action_mask": self._masks.copy()}
 
     def _check_decks(self, decks: Any) -> np.ndarray:
-        from ..engine import check_deck
+        from ..deals import check_deck
 
         arr = np.asarray(decks)
         if arr.shape != (self.num_envs, self.rules.n_in_play):

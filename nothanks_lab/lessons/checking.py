@@ -290,8 +290,7 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
     if ex.probability and r.value == 0 and exact != 0:
         # "0.0" for 1/14: a truncation in form, but a chance of 0 says "never", which is false.
         text = _(
-            "{shown} would mean it never happens, but it can: the chance is not zero. "
-            "Hint: {hint}"
+            "{shown} would mean it never happens, but it can: the chance is not zero. Hint: {hint}"
         ).format(shown=shown, hint=ex.hint)
         return Feedback(ex.key, "wrong", text)
     if ex.probability and not 0 <= r.value <= 1:

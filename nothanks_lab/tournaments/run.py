@@ -70,7 +70,7 @@ def _check_setting(
     seed: object,
 ) -> _Setting:
     """Check the shared arguments once, in this order, each error naming its argument."""
-    from ..engine import check_seat
+    from ..validate import check_seat
 
     rules = check_rules(rules)
     players = check_players(n_players, rules)

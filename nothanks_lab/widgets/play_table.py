@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as W
 
 from .. import render
-from ..engine import Action, Event, Game, IllegalActionError, check_seat
+from ..engine import Action, Event, Game, IllegalActionError
 from ..i18n import _, check_language, resolve_language, speaks
 from ..play import MatchResult, PolicyError
 from ..render import final_scores_html
@@ -31,6 +31,7 @@ from ..validate import (
     check_int,
     check_number,
     check_rules,
+    check_seat,
     is_int,
 )
 from ..view import PlayerView
