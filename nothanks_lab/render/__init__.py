@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 
 from .cards import (
+    BUTTON_COLORS,
     TO_ACT_BG,
     YOUR_TURN_BG,
     active_html,
@@ -68,6 +69,7 @@ from .tables import (
 )
 
 __all__ = [
+    "BUTTON_COLORS",
     "LABEL_COLORS",
     "RECORD_FORMATS",
     "TO_ACT_BG",

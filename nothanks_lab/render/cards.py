@@ -13,6 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..rules import card_points, runs
+from .figures import OKABE_ITO
 
 if TYPE_CHECKING:
     from ..engine import Event, Game
@@ -25,6 +26,17 @@ if TYPE_CHECKING:
 INK = "#1a1a1a"
 PAPER = "#ffffff"
 MUTED = "#595959"
+
+#: Fill and text colour for each ipywidgets ``button_style`` the widgets use (issue 25,
+#: item 1). JupyterLab's own fills put white text on orange (about 2.9:1) or green; these
+#: Okabe-Ito fills with dark or white text are at least 4.5:1 on any theme.
+BUTTON_COLORS = {
+    "warning": (OKABE_ITO["orange"], INK),
+    "success": (OKABE_ITO["bluish_green"], INK),
+    "info": (OKABE_ITO["sky_blue"], INK),
+    "primary": (OKABE_ITO["blue"], PAPER),
+    "danger": (OKABE_ITO["vermillion"], OKABE_ITO["black"]),
+}
 
 #: A wrapper that lets a wide table scroll sideways inside its box instead of overflowing it.
 SCROLL_X = "max-width:100%;overflow-x:auto"

@@ -203,7 +203,7 @@ def turn_prompt_html(name: str, cards_to_come: int) -> str:
     return (
         "<div style='margin:.4em 0;font-size:1.3em'>Turn the next card and enter it: "
         f"<b>{escape(name)}</b> acts on it "
-        f"<span style='color:#555;font-size:.8em'>({cards_to_come} cards still to come)</span>"
+        f"<span style='font-size:.8em'>({cards_to_come} cards still to come)</span>"
         "</div>"
     )
 

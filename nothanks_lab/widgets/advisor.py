@@ -22,7 +22,7 @@ from ..validate import (
     check_rules,
     write_atomic,
 )
-from .common import _WRAP, ErrorLine
+from .common import _WRAP, ErrorLine, paint
 
 
 class Advisor:
@@ -89,16 +89,16 @@ class Advisor:
             value=s.rules.starting_chips(s.n_players), min=0, max=99, description="chips each"
         )
         self.hidden = W.Checkbox(value=s.hidden_chips, description="chips kept hidden")
-        self.start_button = W.Button(description="Start over", button_style="info")
+        self.start_button = paint(W.Button(description="Start over"), "info")
         self.card = W.Text(
             description="card turned",
             placeholder=f"{rules.low_card}–{rules.high_card}",
             continuous_update=False,
             layout=W.Layout(width="14em"),
         )
-        self.card_button = W.Button(description="Enter card", button_style="primary")
-        self.take_button = W.Button(button_style="warning", layout=W.Layout(width="auto"))
-        self.pass_button = W.Button(button_style="success", layout=W.Layout(width="auto"))
+        self.card_button = paint(W.Button(description="Enter card"), "primary")
+        self.take_button = paint(W.Button(layout=W.Layout(width="auto")), "warning")
+        self.pass_button = paint(W.Button(layout=W.Layout(width="auto")), "success")
         self.undo_button = W.Button(description="Undo", icon="undo")
         self.status = W.HTML()
         self.table = W.HTML()

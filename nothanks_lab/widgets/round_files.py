@@ -19,7 +19,7 @@ from .. import render
 from ..engine import IllegalActionError
 from ..table import RoundReplay, TableSession
 from ..validate import write_atomic
-from .common import _WRAP, ErrorLine, plain_message
+from .common import _WRAP, ErrorLine, paint, plain_message
 from .replay import ReplayPanel
 
 
@@ -38,7 +38,7 @@ class RoundFiles:
         self._review_thread: threading.Thread | None = None
         self._review_token = 0
         self._save_key: tuple[int, int, int] | None = None
-        self.review_button = W.Button(description="Review my round", button_style="info")
+        self.review_button = paint(W.Button(description="Review my round"), "info")
         self.review_status = W.HTML()
         self.save_link = W.HTML()
         self.load_upload = W.FileUpload(

@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from .. import render
 from ..table import DIFFICULTIES, MAX_TABLE_SEED, BotSpec, difficulty_bots
-from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed
+from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed, paint
 
 
 class TableSetup:
@@ -81,7 +81,7 @@ class TableSetup:
             style={"description_width": "7em"},
             continuous_update=False,
         )
-        self.new_button = W.Button(description="New game", button_style="info")
+        self.new_button = paint(W.Button(description="New game"), "info")
         self.setup = W.VBox(
             [
                 W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
