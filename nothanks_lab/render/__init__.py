@@ -53,6 +53,7 @@ from .panels import (
     status_html,
     title_html,
     turn_prompt_html,
+    upload_label_css,
     warning_html,
 )
 from .review import LABEL_COLORS, label_html, replay_html, review_html
@@ -116,6 +117,7 @@ __all__ = [
     "text_table",
     "title_html",
     "turn_prompt_html",
+    "upload_label_css",
     "view_html",
     "warning_html",
 ]

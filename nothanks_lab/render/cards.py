@@ -253,9 +253,23 @@ def seats_html(
             f"<td class='nothanks-last' style='{_CELL}color:#444'>{escape(last)}</td></tr>"
         )
     table = f"border-collapse:collapse;background:{PAPER};color:{INK}"
-    # A narrow page (a phone, 390 px) scrolls the seat table sideways instead of clipping it.
-    body = f"<table style='{table}'>{head}{''.join(rows)}</table>"
-    return f"<div style='{SCROLL_X}'>{body}</div>"
+    # A narrow page (a phone, 390 px) scrolls the seat table sideways instead of clipping it,
+    # and below about 500 px of box the rows turn compact (_SEATS_CSS).
+    body = f"<table class='nothanks-seats' style='{table}'>{head}{''.join(rows)}</table>"
+    return f"{_SEATS_CSS}<div class='nothanks-seats-box' style='{SCROLL_X}'>{body}</div>"
+
+
+#: Compact seat rows in a box narrower than about 500 px (issue 25, item 5): seat names stay
+#: on one line (cut with an ellipsis if they must), cells and type get smaller. A container
+#: query, so a narrow notebook column (JupyterLab with its file browser open) counts too.
+_SEATS_CSS = (
+    "<style>.nothanks-seats-box{container-type:inline-size}"
+    ".nothanks-seats td:first-child b{white-space:nowrap}"
+    "@container (max-width:500px){.nothanks-seats{font-size:.82em}"
+    ".nothanks-seats td,.nothanks-seats th{padding:.15em .3em !important}"
+    ".nothanks-seats td:first-child b{display:inline-block;max-width:8.5em;overflow:hidden;"
+    "text-overflow:ellipsis;vertical-align:bottom}}</style>"
+)
 
 
 def active_html(view: PlayerView) -> str:

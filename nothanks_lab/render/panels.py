@@ -254,6 +254,23 @@ def small_html(text: str, indent: bool = False) -> str:
     return f"<small>{'&nbsp;' if indent else ''}{escape(text)}</small>"
 
 
+def upload_label_css(label: str) -> str:
+    """CSS that shows an upload button (class ``nothanks-upload``) as just `label`.
+
+    ipywidgets' FileUpload writes its file count into the button, "Load a round (0)", which
+    means nothing before a file exists (issue 25, item 9); the count is hidden and `label`
+    drawn in its place.
+    """
+    text = label.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+    return (
+        "<style>.nothanks-upload.widget-upload{font-size:0 !important}"
+        ".nothanks-upload.widget-upload i{font-size:var(--jp-widgets-font-size);"
+        "margin-right:.4em}"
+        f'.nothanks-upload.widget-upload::after{{content:"{text}";'
+        "font-size:var(--jp-widgets-font-size)}</style>"
+    )
+
+
 def placeholder_html(text: str) -> str:
     """What a panel says while it has nothing to show yet, in italics.
 

@@ -44,6 +44,12 @@ class RoundFiles:
         self.load_upload = W.FileUpload(
             accept=".json", multiple=False, description="Load a round", icon="upload"
         )
+        self.load_upload.add_class("nothanks-upload")
+        # No "(0)" counter on the button (issue 25, item 9): a style sheet, never displayed.
+        self.upload_css = W.HTML(
+            render.upload_label_css(self.load_upload.description),
+            layout=W.Layout(display="none"),
+        )
         self.loaded_info = W.HTML()  # which file was loaded, and what it holds
         self._loaded = ""
         self.replay_panel = ReplayPanel(on_step=self._on_replay_step)
@@ -57,6 +63,7 @@ class RoundFiles:
                 self.review_button,
                 self.save_link,
                 self.load_upload,
+                self.upload_css,
                 self.loaded_info,
                 self.review_status,
             ],
