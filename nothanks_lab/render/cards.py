@@ -267,6 +267,7 @@ _SEATS_CSS = (
     ".nothanks-seats td:first-child b{white-space:nowrap}"
     "@container (max-width:500px){.nothanks-seats{font-size:.82em}"
     ".nothanks-seats td,.nothanks-seats th{padding:.15em .3em !important}"
+    ".nothanks-seats td:nth-child(2){min-width:9.5em}"
     ".nothanks-seats td:first-child b{display:inline-block;max-width:8.5em;overflow:hidden;"
     "text-overflow:ellipsis;vertical-align:bottom}}</style>"
 )

@@ -259,7 +259,8 @@ def upload_label_css(label: str) -> str:
 
     ipywidgets' FileUpload writes its file count into the button, "Load a round (0)", which
     means nothing before a file exists (issue 25, item 9); the count is hidden and `label`
-    drawn in its place.
+    drawn in its place. The table's setup panel (class ``nothanks-setup``) gets its title in
+    the theme's main text colour (readable at 4.5:1 on both JupyterLab themes).
     """
     text = label.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
     return (
@@ -267,7 +268,13 @@ def upload_label_css(label: str) -> str:
         ".nothanks-upload.widget-upload i{font-size:var(--jp-widgets-font-size);"
         "margin-right:.4em}"
         f'.nothanks-upload.widget-upload::after{{content:"{text}";'
-        "font-size:var(--jp-widgets-font-size)}</style>"
+        "font-size:var(--jp-widgets-font-size)}"
+        # The setup panel's title: the theme's secondary grey on the header's grey is 4.2:1.
+        ".nothanks-setup .jupyter-widget-Collapse-header{color:var(--jp-ui-font-color1)}"
+        # The review's HTML may wrap and shrink with its box (ipywidgets' content box does
+        # not: at 1280 px beside the file browser its summary stuck out of an 848-px box).
+        ".nothanks-review-area>.widget-html-content{flex:1 1 auto;min-width:0}"
+        "</style>"
     )
 
 

@@ -96,6 +96,7 @@ class TableSetup:
         )
         self.setup_panel = W.Accordion(children=[self.setup], selected_index=None)
         self.setup_panel.set_title(0, "Setup: players, opponents, seed, rounds")
+        self.setup_panel.add_class("nothanks-setup")
 
         g = self.errors.guard
         self.players.observe(g(lambda _: self._layout_seats()), names="value")
