@@ -64,7 +64,10 @@ def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
 
 
 def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[int]) -> Any:
-    """Bars: for each gap between my runs, the chance all its cards can still come."""
+    """Bars: for each gap between my runs, the chance all its cards can still come.
+
+    Each bar is labelled with its chance; a gap one of whose cards is gone reads "gone".
+    """
     import plotly.graph_objects as go
 
     labels = [f"{g[0]}" if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in chances]
@@ -75,6 +78,11 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
         marker_color=OKABE_ITO["bluish_green"],
         hovertemplate="gap %{x}: %{y:.1%}<extra></extra>",
         name="gap can be filled",
+        # Every bar says its chance, and a gap with a card gone (chance 0, no bar) says so:
+        # no column looks empty without a word (issue 25, item 7).
+        text=["gone" if p == 0 else f"{p:.0%}" for p in chances.values()],
+        textposition="outside",
+        cliponaxis=False,
     )
     hand_text = " ".join(map(str, sorted(hand))) or "no cards"
     if not chances:
