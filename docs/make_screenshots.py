@@ -1,14 +1,17 @@
 """Take the README's screenshots from real runs: the play table in Voilà and one lesson figure.
 
 Run from the repository root with the test extra installed and Debian's Chromium present:
-``python docs/make_screenshots.py``. It serves ``notebooks/01_play.ipynb`` with Voilà on
-127.0.0.1 (as the browser test does), makes a few moves by clicking, and photographs the page;
+``python docs/make_screenshots.py``. It serves the app page ``notebooks/play_table_app.ipynb``
+with Voilà on 127.0.0.1 (as the browser test does), makes a few moves by clicking, and
+photographs the page, in the light theme at 1100 px and in the dark theme at a phone's 390 px;
 then renders the run-count figure of lesson 3 (exact versus simulated) as a self-contained page
-and photographs that. Writes ``docs/play_table.png`` and ``docs/figure.png``.
+and photographs that. Writes ``docs/play_table.png``, ``docs/play_table_dark_phone.png`` and
+``docs/figure.png``.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -18,28 +21,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_browser import CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, free_port, wait_until_up  # noqa: E402
+from browser_support import CHROMIUM, CHROMIUM_ARGS, free_port  # noqa: E402
+from test_browser import NOTEBOOK, wait_until_up  # noqa: E402
 
 from nothanks_lab import plots  # noqa: E402
 from nothanks_lab import probability as pr  # noqa: E402
 
 
-def play_table_png(out: Path) -> None:
-    """Serve the play notebook, say No thanks! twice, and photograph the table."""
+def play_table_png(out: Path, theme: str = "light", width: int = 1100) -> None:
+    """Serve the app page, say No thanks! twice, and photograph the table in `theme`."""
     from playwright.sync_api import sync_playwright
 
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
+         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--template=nothanks"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "JUPYTER_PATH": str(ROOT / "share" / "jupyter")},
     )  # fmt: skip
     try:
         wait_until_up(f"http://127.0.0.1:{port}/voila/static/voila.js", proc)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.goto(f"http://127.0.0.1:{port}/", timeout=60_000)
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(f"http://127.0.0.1:{port}/?theme={theme}", timeout=60_000)
             no_thanks = page.get_by_role("button", name="No Thanks!", exact=True)
             for _ in range(2):
                 page.wait_for_function(
@@ -80,5 +85,6 @@ def figure_png(out: Path) -> None:
 
 if __name__ == "__main__":
     play_table_png(ROOT / "docs" / "play_table.png")
+    play_table_png(ROOT / "docs" / "play_table_dark_phone.png", theme="dark", width=390)
     figure_png(ROOT / "docs" / "figure.png")
-    print("wrote docs/play_table.png and docs/figure.png")
+    print("wrote docs/play_table.png, docs/play_table_dark_phone.png and docs/figure.png")

@@ -25,6 +25,24 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# Widget roots (and every box or HTML widget inside) wider than their box, unless they scroll.
+CLIPPED = """() => [...document.querySelectorAll(
+        '.jp-OutputArea-output > .jupyter-widgets, .jp-OutputArea-output .widget-box, '
+        + '.jp-OutputArea-output .widget-html, .jp-OutputArea-output .widget-html-content')]
+    .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1
+                 && !['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+    .map(e => `${e.className.replace(/lm-Widget|jupyter-widgets|widget-inline-hbox/g, '')
+                 .trim()} '${e.innerText.trim().slice(0, 40)}': ${e.scrollWidth} in `
+              + `${e.clientWidth}`)"""
+
+# Seat names that wrap onto more than one line (an inline name breaks into several boxes;
+# the compact rows' inline-block names must not wrap at all).
+WRAPPED_NAMES = """() => [...document.querySelectorAll('.nothanks-seats td:first-child b')]
+    .filter(b => b.getClientRects().length > 1
+                 || (getComputedStyle(b).display !== 'inline'
+                     && getComputedStyle(b).whiteSpace !== 'nowrap'))
+    .map(b => b.textContent)"""
+
 # A second click within PlayTable's double-click window (0.3 s) is ignored on purpose.
 CLICK_GAP_S = 0.35
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CLICK_GAP_S, chromium_page, free_port
+from browser_support import CHROMIUM, CLICK_GAP_S, CLIPPED, WRAPPED_NAMES, chromium_page, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -358,3 +358,27 @@ def test_explorer_figures_follow_clicks_after_a_reload(tmp_path: Path) -> None:
             assert "Take − No Thanks!" in page.locator(".nothanks-verdict").inner_text()
             assert not [e for e in errors if "setData" in e], errors
             assert offline.foreign == [], offline.foreign
+
+
+def test_the_app_page_fits_a_phone_and_shows_its_title_once(voila_url: str) -> None:
+    """Issue 25, items 2 and 5: the app page has one title; at 390 px (a phone) and 1024 px no
+    widget is wider than its box and no seat name wraps (compact seat rows); the load button
+    shows no "(0)" counter."""
+    with chromium_page() as (page, offline, _errors):
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(voila_url, timeout=45_000)
+        page.get_by_role("button", name="Take", exact=True).wait_for(timeout=45_000)
+        titles = page.evaluate(
+            "() => [...document.querySelectorAll('h1, h2')].map(h => h.innerText.trim())"
+            ".filter(t => t.startsWith('No Thanks!'))"
+        )
+        assert len(titles) == 1, titles
+        for width in (390, 1024):
+            page.set_viewport_size({"width": width, "height": 844})
+            time.sleep(0.5)
+            assert page.evaluate(CLIPPED) == [], width
+            assert page.evaluate(WRAPPED_NAMES) == [], width
+        upload = page.locator(".nothanks-upload")
+        assert upload.evaluate("e => getComputedStyle(e).fontSize") == "0px"
+        assert upload.evaluate("e => getComputedStyle(e, '::after').content") == '"Load a round"'
+        assert offline.foreign == [], offline.foreign

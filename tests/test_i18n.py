@@ -232,7 +232,8 @@ def widget_texts(root: Any) -> str:
             walk(child)
 
     walk(root)
-    return re.sub(r"<[^>]+>", " ", "\n".join(texts))
+    shown = re.sub(r"<style>.*?</style>", " ", "\n".join(texts), flags=re.S)  # CSS is not read
+    return re.sub(r"<[^>]+>", " ", shown)
 
 
 def english_words(text: str) -> list[str]:

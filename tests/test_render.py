@@ -111,3 +111,13 @@ def test_the_emoji_check_is_not_vacuous() -> None:
 def test_labels_and_markup_need_no_emoji_font(path: Path) -> None:
     found = [f"{path.name}:{line}: {s!r}" for line, s in _strings(path) if EMOJI.search(s)]
     assert not found, "\n".join(found)
+
+
+def test_gap_chart_labels_every_gap_and_names_a_gone_card() -> None:
+    """Issue 25, item 7: a gap whose card is gone has no bar, so it says "gone"."""
+    from nothanks_lab.render import gap_chances_figure
+
+    fig = gap_chances_figure({(28,): 0.0, (30,): 0.5, (32, 33): 0.25}, [27, 29, 31, 34])
+    bars = fig.data[0]
+    assert list(bars.x) == ["28", "30", "32–33"]
+    assert list(bars.text) == ["gone", "50%", "25%"]

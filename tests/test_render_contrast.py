@@ -127,3 +127,76 @@ def test_table_states_have_readable_pairs(k: int) -> None:
     pieces += [render.label_html(label) for label in render.LABEL_COLORS]
     bad = [b for html in pieces for b in check(html)]
     assert bad == [], "\n".join(bad)
+
+
+# ------------------------------------------------------- hints, review, replay and buttons
+def _finished_round() -> nt.Game:
+    g = nt.Game(3, deck=range(3, 27), seed=5)
+    bot = nt.bots.MarginalCostBot(6)
+    while not g.is_over:
+        g.step(bot.act(g.view(g.current_player)))
+    return g
+
+
+def test_hint_review_and_replay_have_readable_pairs() -> None:
+    from nothanks_lab.analysis import evaluate_position
+    from nothanks_lab.table import RoundReplay
+
+    names = ["Seat 0 (you)", "Seat 1", "Seat 2"]
+    pieces = []
+    for g in _positions():
+        view = g.view(g.current_player)
+        ev = evaluate_position(view, n=40, seed=1)
+        evaluation = render.position_evaluation_html(ev, ["marginal(6)"] * 2)
+        pieces += [evaluation, render.hints_html(view, names, evaluation)]
+    pieces += [
+        render.placeholder_html("Hints show on your turn."),
+        render.turn_prompt_html("Ada", 9),
+    ]
+    pieces += [render.move_prompt_html("Ada", 27), render.immediate_verdict_html(20, 14, 14)]
+    pieces.append(render.hand_summary_html([27, 29], 3, 10))
+    g = _finished_round()
+    review = nt.review(g, 0, n=8, seed=2)
+    assert review.moves, "the round should hold decisions of seat 0 to review"
+    pieces += [render.review_html(review), render.review_html(review, review.moves[0].index + 1)]
+    replay = RoundReplay(g, names, seat=0, review=review)
+    pieces += [render.replay_html(replay, step) for step in range(len(g.history) + 1)]
+    pieces.append(render.final_scores_html(g, names))
+    bad = sorted({b for html in pieces for b in check(html)})
+    assert bad == [], "\n".join(bad)
+
+
+@pytest.mark.parametrize("kind", sorted(render.BUTTON_COLORS))
+def test_button_colours_are_readable(kind: str) -> None:
+    fill, ink = render.BUTTON_COLORS[kind]
+    assert contrast(fill, ink) >= 4.5, (kind, fill, ink, contrast(fill, ink))
+
+
+def _widgets(root: object) -> list[object]:
+    """`root` and every widget inside it (through ``children`` and ``.widget``)."""
+    out, todo = [], [root]
+    while todo:
+        w = todo.pop()
+        out.append(w)
+        todo += list(getattr(w, "children", ()) or ())
+    return out
+
+
+def test_every_styled_button_carries_readable_colours() -> None:
+    """A button with a style (Take is orange, No Thanks! green) sets its fill and text colour:
+    JupyterLab's own fills give white on orange at 2.9:1 (issue 25)."""
+    import ipywidgets as W
+
+    from nothanks_lab import widgets
+
+    roots = [
+        widgets.PlayTable(3, bot_delay=0, seed=3).widget,
+        widgets.Advisor().widget,
+        widgets.ProbabilityExplorer(hand=[29], seen=[31]).widget,
+    ]
+    styled = [b for r in roots for b in _widgets(r) if isinstance(b, W.Button) and b.button_style]
+    assert len(styled) >= 6, styled  # Take, No Thanks!, Review, Play again, ... and marked cards
+    for b in styled:
+        fill, ink = b.style.button_color, b.style.text_color
+        assert (fill, ink) == render.BUTTON_COLORS[b.button_style], (b.description, fill, ink)
+        assert contrast(fill, ink) >= 4.5

@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 
 from .cards import (
+    BUTTON_COLORS,
     TO_ACT_BG,
     YOUR_TURN_BG,
     active_html,
@@ -52,6 +53,7 @@ from .panels import (
     status_html,
     title_html,
     turn_prompt_html,
+    upload_label_css,
     warning_html,
 )
 from .review import LABEL_COLORS, label_html, replay_html, review_html
@@ -68,6 +70,7 @@ from .tables import (
 )
 
 __all__ = [
+    "BUTTON_COLORS",
     "LABEL_COLORS",
     "RECORD_FORMATS",
     "TO_ACT_BG",
@@ -114,6 +117,7 @@ __all__ = [
     "text_table",
     "title_html",
     "turn_prompt_html",
+    "upload_label_css",
     "view_html",
     "warning_html",
 ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
 from ..rules import card_points, runs
+from .figures import OKABE_ITO
 
 if TYPE_CHECKING:
     from ..engine import Event, Game
@@ -26,6 +27,17 @@ if TYPE_CHECKING:
 INK = "#1a1a1a"
 PAPER = "#ffffff"
 MUTED = "#595959"
+
+#: Fill and text colour for each ipywidgets ``button_style`` the widgets use (issue 25,
+#: item 1). JupyterLab's own fills put white text on orange (about 2.9:1) or green; these
+#: Okabe-Ito fills with dark or white text are at least 4.5:1 on any theme.
+BUTTON_COLORS = {
+    "warning": (OKABE_ITO["orange"], INK),
+    "success": (OKABE_ITO["bluish_green"], INK),
+    "info": (OKABE_ITO["sky_blue"], INK),
+    "primary": (OKABE_ITO["blue"], PAPER),
+    "danger": (OKABE_ITO["vermillion"], OKABE_ITO["black"]),
+}
 
 #: A wrapper that lets a wide table scroll sideways inside its box instead of overflowing it.
 SCROLL_X = "max-width:100%;overflow-x:auto"
@@ -280,9 +292,24 @@ def seats_html(
             f"<td class='nothanks-last' style='{_CELL}color:#444'>{escape(last)}</td></tr>"
         )
     table = f"border-collapse:collapse;background:{PAPER};color:{INK}"
-    # A narrow page (a phone, 390 px) scrolls the seat table sideways instead of clipping it.
-    body = f"<table style='{table}'>{head}{''.join(rows)}</table>"
-    return f"<div style='{SCROLL_X}'>{body}</div>"
+    # A narrow page (a phone, 390 px) scrolls the seat table sideways instead of clipping it,
+    # and below about 500 px of box the rows turn compact (_SEATS_CSS).
+    body = f"<table class='nothanks-seats' style='{table}'>{head}{''.join(rows)}</table>"
+    return f"{_SEATS_CSS}<div class='nothanks-seats-box' style='{SCROLL_X}'>{body}</div>"
+
+
+#: Compact seat rows in a box narrower than about 500 px (issue 25, item 5): seat names stay
+#: on one line (cut with an ellipsis if they must), cells and type get smaller. A container
+#: query, so a narrow notebook column (JupyterLab with its file browser open) counts too.
+_SEATS_CSS = (
+    "<style>.nothanks-seats-box{container-type:inline-size}"
+    ".nothanks-seats td:first-child b{white-space:nowrap}"
+    "@container (max-width:500px){.nothanks-seats{font-size:.82em}"
+    ".nothanks-seats td,.nothanks-seats th{padding:.15em .3em !important}"
+    ".nothanks-seats td:nth-child(2){min-width:9.5em}"
+    ".nothanks-seats td:first-child b{display:inline-block;max-width:8.5em;overflow:hidden;"
+    "text-overflow:ellipsis;vertical-align:bottom}}</style>"
+)
 
 
 def active_html(view: PlayerView) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, fmt_percent
 
 #: The Okabe-Ito colour-blind-safe palette (issue 23, item 8): every figure's colours come
 #: from it, so no meaning rests on a red/green pair.
@@ -66,7 +66,10 @@ def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
 
 
 def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[int]) -> Any:
-    """Bars: for each gap between my runs, the chance all its cards can still come."""
+    """Bars: for each gap between my runs, the chance all its cards can still come.
+
+    Each bar is labelled with its chance; a gap one of whose cards is gone reads "gone".
+    """
     import plotly.graph_objects as go
 
     labels = [f"{g[0]}" if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in chances]
@@ -77,6 +80,11 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
         marker_color=OKABE_ITO["bluish_green"],
         hovertemplate=_("gap %{x}: %{y:.1%}") + "<extra></extra>",
         name=_("gap can be filled"),
+        # Every bar says its chance, and a gap with a card gone (chance 0, no bar) says so:
+        # no column looks empty without a word (issue 25, item 7).
+        text=[_("gone") if p == 0 else fmt_percent(p, 0) for p in chances.values()],
+        textposition="outside",
+        cliponaxis=False,
     )
     hand_text = " ".join(map(str, sorted(hand))) or _("no cards")
     if not chances:

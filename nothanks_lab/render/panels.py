@@ -227,7 +227,7 @@ def turn_prompt_html(name: str, cards_to_come: int) -> str:
     rest = _("({n} cards still to come)").format(n=cards_to_come)
     return (
         f"<div style='margin:.4em 0;font-size:1.3em'>{text} "
-        f"<span style='color:#555;font-size:.8em'>{rest}</span></div>"
+        f"<span style='font-size:.8em'>{rest}</span></div>"
     )
 
 
@@ -275,6 +275,30 @@ def small_html(text: str, indent: bool = False) -> str:
     '<small>Reviewed in 1.2 s.</small>'
     """
     return f"<small>{'&nbsp;' if indent else ''}{escape(text)}</small>"
+
+
+def upload_label_css(label: str) -> str:
+    """CSS that shows an upload button (class ``nothanks-upload``) as just `label`.
+
+    ipywidgets' FileUpload writes its file count into the button, "Load a round (0)", which
+    means nothing before a file exists (issue 25, item 9); the count is hidden and `label`
+    drawn in its place. The table's setup panel (class ``nothanks-setup``) gets its title in
+    the theme's main text colour (readable at 4.5:1 on both JupyterLab themes).
+    """
+    text = label.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+    return (
+        "<style>.nothanks-upload.widget-upload{font-size:0 !important}"
+        ".nothanks-upload.widget-upload i{font-size:var(--jp-widgets-font-size);"
+        "margin-right:.4em}"
+        f'.nothanks-upload.widget-upload::after{{content:"{text}";'
+        "font-size:var(--jp-widgets-font-size)}"
+        # The setup panel's title: the theme's secondary grey on the header's grey is 4.2:1.
+        ".nothanks-setup .jupyter-widget-Collapse-header{color:var(--jp-ui-font-color1)}"
+        # The review's HTML may wrap and shrink with its box (ipywidgets' content box does
+        # not: at 1280 px beside the file browser its summary stuck out of an 848-px box).
+        ".nothanks-review-area>.widget-html-content{flex:1 1 auto;min-width:0}"
+        "</style>"
+    )
 
 
 def placeholder_html(text: str) -> str:

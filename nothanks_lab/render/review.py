@@ -10,7 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..i18n import N_, _, fmt_decimal, fmt_percent, ngettext
-from .cards import _CELL, _NUM, TO_ACT_BG, active_html, seats_html
+from .cards import _CELL, _NUM, INK, PAPER, TO_ACT_BG, active_html, seats_html
 
 if TYPE_CHECKING:
     from ..review import MoveReview, Review
@@ -74,7 +74,7 @@ def review_html(review: Review, current_step: int | None = None) -> str:
     rows = []
     for m in review.moves:
         here = current_step == m.index + 1
-        style = f" style='background:{TO_ACT_BG};color:#1a1a1a'" if here else ""
+        style = f" style='background:{TO_ACT_BG};color:{INK}'" if here else ""
         rows.append(
             f"<tr class='nothanks-move' data-step='{m.index + 1}' data-label='{m.label}'{style}>"
             f"<td style='{_NUM}'>{m.index + 1}</td><td style='{_NUM}'>{m.card}</td>"
@@ -104,9 +104,10 @@ def review_html(review: Review, current_step: int | None = None) -> str:
         f"</h4><div class='nothanks-review-summary'><b>"
         f"{escape(headline[:1].upper() + headline[1:])}</b><br>"
         f"<small>{escape(detail)}</small></div>"
-        f"<div style='max-height:26em;overflow:auto'><table style='border-collapse:collapse'>"
+        f"<div style='max-height:26em;overflow:auto'>"
+        f"<table style='border-collapse:collapse;background:{PAPER};color:{INK}'>"
         f"<tr>{head}</tr>{''.join(rows)}</table></div>"
-        f"<small style='color:#666'>{escape(review.header())}</small></div>"
+        f"<small>{escape(review.header())}</small></div>"
     )
 
 

@@ -23,7 +23,7 @@ from ..validate import (
     check_rules,
     write_atomic,
 )
-from .common import _WRAP, ErrorLine
+from .common import _WRAP, ErrorLine, paint
 
 
 class Advisor:
@@ -96,16 +96,16 @@ class Advisor:
             value=s.rules.starting_chips(s.n_players), min=0, max=99, description=_("chips each")
         )
         self.hidden = W.Checkbox(value=s.hidden_chips, description=_("chips kept hidden"))
-        self.start_button = W.Button(description=_("Start over"), button_style="info")
+        self.start_button = paint(W.Button(description=_("Start over")), "info")
         self.card = W.Text(
             description=_("card turned"),
             placeholder=f"{rules.low_card}–{rules.high_card}",
             continuous_update=False,
             layout=W.Layout(width="14em"),
         )
-        self.card_button = W.Button(description=_("Enter card"), button_style="primary")
-        self.take_button = W.Button(button_style="warning", layout=W.Layout(width="auto"))
-        self.pass_button = W.Button(button_style="success", layout=W.Layout(width="auto"))
+        self.card_button = paint(W.Button(description=_("Enter card")), "primary")
+        self.take_button = paint(W.Button(layout=W.Layout(width="auto")), "warning")
+        self.pass_button = paint(W.Button(layout=W.Layout(width="auto")), "success")
         self.undo_button = W.Button(description=_("Undo"), icon="undo")
         self.status = W.HTML()
         self.table = W.HTML()

@@ -23,7 +23,7 @@ from ..validate import (
     check_int,
     check_sequence,
 )
-from .common import _WRAP, BotPicker, ErrorLine, FigureArea, plotly_loader
+from .common import _WRAP, BotPicker, ErrorLine, FigureArea, paint, plotly_loader
 
 
 class Cancelled(Exception):
@@ -112,8 +112,8 @@ class BotLab:
             continuous_update=False,
         )
         self.seed = W.BoundedIntText(value=seed, min=0, max=MAX_TABLE_SEED, description="seed")
-        self.run_button = W.Button(description="Run tournament", button_style="primary")
-        self.cancel_button = W.Button(description="Cancel", button_style="danger")
+        self.run_button = paint(W.Button(description="Run tournament"), "primary")
+        self.cancel_button = paint(W.Button(description="Cancel"), "danger")
         self.cancel_button.layout.display = "none"
         self.progress = W.IntProgress(value=0, min=0, max=1, description="progress")
         self.progress_text = W.HTML()

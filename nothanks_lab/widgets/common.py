@@ -33,6 +33,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 log = logging.getLogger("nothanks_lab.widgets")
 
 
+def paint(button: W.Button, kind: str) -> W.Button:
+    """Give `button` the ipywidgets style `kind` ("" for plain) in readable colours.
+
+    The fill and text colour come from `render.BUTTON_COLORS` (at least 4.5:1 on any theme);
+    a plain button keeps the theme's own colours.
+    """
+    fill, ink = render.BUTTON_COLORS.get(kind, (None, None))
+    button.button_style = kind
+    button.style.button_color = fill
+    button.style.text_color = ink
+    return button
+
+
 def default_bot_name() -> str:
     """The registry name of the default preset's bot."""
     return DIFFICULTIES[DEFAULT_DIFFICULTY].bot[0]

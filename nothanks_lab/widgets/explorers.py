@@ -17,7 +17,7 @@ from ..validate import (
     check_int,
     check_rules,
 )
-from .common import _WRAP, ErrorLine, FigureArea, plotly_loader
+from .common import _WRAP, ErrorLine, FigureArea, paint, plotly_loader
 
 
 def _distinct_cards(cards: object, rules: Rules, name: str) -> tuple[int, ...]:
@@ -149,7 +149,7 @@ class ProbabilityExplorer:
         self.in_play.show(fig1)
         self.gap.show(fig2)
         for c, b in self.cards.items():
-            b.button_style = "success" if c in mine else "" if c not in others else "warning"
+            paint(b, "success" if c in mine else "" if c not in others else "warning")
         unseen = self.rules.n_cards - len(mine | others)
         self.summary.value = render.hand_summary_html(sorted(mine), len(others), unseen)
 

@@ -39,6 +39,7 @@ from .common import (
     MAX_BOT_DELAY_S,
     ErrorLine,
     _table_seed,
+    paint,
 )
 from .round_files import RoundFiles
 from .setup import TableSetup
@@ -165,14 +166,14 @@ class PlayTable(TableSetup, RoundFiles):
         self.title = W.HTML()
         self.table = W.HTML()
         self.status = W.HTML()
-        self.take_button = W.Button(description=_("Take"), button_style="warning")
-        self.pass_button = W.Button(description=_("No Thanks!"), button_style="success")
+        self.take_button = paint(W.Button(description=_("Take")), "warning")
+        self.pass_button = paint(W.Button(description=_("No Thanks!")), "success")
         self.hint_toggle = W.ToggleButton(value=False, description=_("Hints"))
         self.reason = W.HTML()
         self.hints = W.HTML()
         self.final = W.HTML()
-        self.next_button = W.Button(description=_("Next round"), button_style="info")
-        self.again_button = W.Button(description=_("Play again"), button_style="primary")
+        self.next_button = paint(W.Button(description=_("Next round")), "info")
+        self.again_button = paint(W.Button(description=_("Play again")), "primary")
         self.end_box = W.HBox([self.next_button, self.again_button])
         # After a round: its review beside a replay; Save and Load of rounds as files.
         self._build_files()

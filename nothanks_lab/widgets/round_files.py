@@ -20,7 +20,7 @@ from ..engine import IllegalActionError
 from ..i18n import _, fmt_decimal, ngettext, speaks
 from ..table import RoundReplay, TableSession
 from ..validate import write_atomic
-from .common import _WRAP, ErrorLine, plain_message
+from .common import _WRAP, ErrorLine, paint, plain_message
 from .replay import ReplayPanel
 
 
@@ -39,11 +39,17 @@ class RoundFiles:
         self._review_thread: threading.Thread | None = None
         self._review_token = 0
         self._save_key: tuple[int, int, int] | None = None
-        self.review_button = W.Button(description=_("Review my round"), button_style="info")
+        self.review_button = paint(W.Button(description=_("Review my round")), "info")
         self.review_status = W.HTML()
         self.save_link = W.HTML()
         self.load_upload = W.FileUpload(
             accept=".json", multiple=False, description=_("Load a round"), icon="upload"
+        )
+        self.load_upload.add_class("nothanks-upload")
+        # No "(0)" counter on the button (issue 25, item 9): a style sheet, never displayed.
+        self.upload_css = W.HTML(
+            render.upload_label_css(self.load_upload.description),
+            layout=W.Layout(display="none"),
         )
         self.loaded_info = W.HTML()  # which file was loaded, and what it holds
         self._loaded = ""
@@ -58,6 +64,7 @@ class RoundFiles:
                 self.review_button,
                 self.save_link,
                 self.load_upload,
+                self.upload_css,
                 self.loaded_info,
                 self.review_status,
             ],

@@ -16,7 +16,7 @@ import ipywidgets as W
 from .. import render
 from ..i18n import _, speaks
 from ..table import DIFFICULTIES, MAX_TABLE_SEED, BotSpec, difficulty_bots
-from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed
+from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed, paint
 
 
 class TableSetup:
@@ -82,7 +82,7 @@ class TableSetup:
             style={"description_width": "7em"},
             continuous_update=False,
         )
-        self.new_button = W.Button(description=_("New game"), button_style="info")
+        self.new_button = paint(W.Button(description=_("New game")), "info")
         self.setup = W.VBox(
             [
                 W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
@@ -97,6 +97,7 @@ class TableSetup:
         )
         self.setup_panel = W.Accordion(children=[self.setup], selected_index=None)
         self.setup_panel.set_title(0, _("Setup: players, opponents, seed, rounds"))
+        self.setup_panel.add_class("nothanks-setup")
 
         g = self.errors.guard
         self.players.observe(g(lambda _: self._layout_seats()), names="value")
