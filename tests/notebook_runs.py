@@ -100,10 +100,12 @@ class LessonRuns:
         self.kernels_started += 1
         with client.setup_kernel():
             for n, seed in enumerate(todo):
+                if n:  # in a notebook of its own: execute_cell stores a cell at its index
+                    reset = nbformat.v4.new_code_cell("%reset -f")
+                    client.nb = nbformat.v4.new_notebook(cells=[reset])
+                    client.execute_cell(reset, 0)
                 nb = with_seed(base, seed)
                 client.nb = nb
-                if n:
-                    client.execute_cell(nbformat.v4.new_code_cell("%reset -f"), 0)
                 error: Exception | None = None
                 try:
                     for index, cell in enumerate(nb.cells):

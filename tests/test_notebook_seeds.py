@@ -99,3 +99,25 @@ def test_a_bad_seed_stops_the_lesson_with_one_line() -> None:
         assert shown.startswith("SEED must be a whole number from 0 to 1,000,000"), shown
         assert "Traceback" not in shown and "use_seed" not in shown
         assert not later.get("outputs"), later.outputs  # "Run all" stopped at the first cell
+
+
+@pytest.mark.slow
+def test_shared_runs_keep_each_seeds_error_and_reset_between_seeds(tmp_path: Path) -> None:
+    """One kernel for all seeds: a failing seed's run fails alone, and no name leaks to the next."""
+    from nbclient.exceptions import CellExecutionError
+
+    path = tmp_path / "lesson.ipynb"
+    cells = [
+        "SEED = 5\nassert SEED != 0",
+        "assert 'LEFT_OVER' not in globals()\nLEFT_OVER = SEED\nprint('ran', SEED)",
+    ]
+    nbformat.write(
+        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), path
+    )
+    runs = LessonRuns(timeout=60)
+    with pytest.raises(CellExecutionError):
+        runs.get(path, 0)
+    assert runs.kernels_started == 1
+    for seed in (5, 1_000_000, 871_003):  # the own seed and the other variants ran too
+        assert "ran" in runs.get(path, seed).cells[1].outputs[0]["text"]
+    assert runs.kernels_started == 1
