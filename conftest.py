@@ -1,4 +1,10 @@
-"""CI-only strictness for the test suite: in CI a skipped browser test is a failure.
+"""Suite-wide rules: the tiers (what ``-m "not slow"`` leaves out) and CI's browser strictness.
+
+Tiers: ``python -m pytest`` runs everything; ``python -m pytest -m "not slow"`` is the fast tier
+a developer runs while working. Test files mark their own slow tests (``@pytest.mark.slow``);
+this file adds the two rules no test file can state for itself: every nbval notebook cell is
+slow (a lesson runs top to bottom on a kernel), and every ``browser`` test is slow (it starts
+Voilà or JupyterLab and a Chromium). ``tests/test_tiers.py`` checks the rule both ways.
 
 Locally, the real-browser test skips when Debian's ``chromium`` is missing, so the suite stays
 usable on any laptop. In CI (environment variable ``CI`` set to ``true``/``1``, as ``.ci/run``
@@ -13,6 +19,21 @@ import os
 from collections.abc import Generator
 
 import pytest
+
+
+def is_notebook_item(item: pytest.Item) -> bool:
+    """Whether `item` is an nbval cell of a notebook (collected from a ``.ipynb`` file)."""
+    return item.path.suffix == ".ipynb"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark notebook cells and browser tests slow, before ``-m`` deselects anything."""
+    for item in items:
+        if (is_notebook_item(item) or is_browser_test(item)) and not item.get_closest_marker(
+            "slow"
+        ):
+            item.add_marker(pytest.mark.slow)
 
 
 def in_ci() -> bool:

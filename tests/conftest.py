@@ -1,7 +1,9 @@
 """Shared fixtures for the foundation's tests: a full-state snapshot and a random legal round.
 
 Kept small on purpose: each test module states its own golden tables; only what several modules
-need (comparing a whole game before/after a move, playing random legal moves) lives here.
+need (comparing a whole game before/after a move, playing random legal moves) lives here, and
+the session's executed lessons (``lesson_runs``: each lesson run once per seed and test session,
+shared by the seed-variant and lesson-structure tests).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from notebook_runs import LessonRuns
 
 import nothanks_lab as nt
 
@@ -102,3 +105,9 @@ def restore_global_random():
     yield
     np.random.set_state(np_state)  # noqa: NPY002
     random.setstate(py_state)
+
+
+@pytest.fixture(scope="session")
+def lesson_runs() -> LessonRuns:
+    """Lessons executed once per (path, seed, content) for the whole session; see notebook_runs."""
+    return LessonRuns()

@@ -61,6 +61,7 @@ def test_rollouts_play_out_from_position_like_the_engine() -> None:
             assert tuple(row) == g.scores()
 
 
+@pytest.mark.slow
 def test_compiled_rollouts_use_the_variant_s_constants() -> None:
     # The heuristic bot and the linear bot read the rule set's constants from their params: compiled
     # rollouts of a variant must get the variant's, as the engine's bots do.

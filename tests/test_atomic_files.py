@@ -104,6 +104,7 @@ k.write_atomic = full
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["read-only cache folder", "full cache disk"])
 def test_an_unwritable_cache_compiles_in_memory_with_one_warning(case: str, tmp_path) -> None:
     bots = [MarginalCostBot(3), MarginalCostBot(9), MarginalCostBot(1)]

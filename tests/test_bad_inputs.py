@@ -721,6 +721,7 @@ def test_cli_bad_input_is_an_error_line_with_status_2(
         assert word in err, err
 
 
+@pytest.mark.slow
 def test_cli_unreachable_scheduler_fails_fast_without_traceback() -> None:
     pytest.importorskip("dask.distributed")
     start = time.monotonic()

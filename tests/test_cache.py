@@ -144,6 +144,7 @@ def _run_fresh_process(tmp_path: Path) -> np.ndarray:
     return np.array(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_editing_a_helper_module_changes_the_kernel_in_a_new_process(tmp_path):
     """The realistic case: edit a helper file, start a new session with the same caches."""
     _write(tmp_path, "userbot", "userhelp", factor=1)
@@ -166,6 +167,7 @@ def _import(path: Path, name: str):
     return module
 
 
+@pytest.mark.slow
 def test_editing_a_helper_module_changes_the_kernel_in_the_same_process(tmp_path, monkeypatch):
     monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(tmp_path / "cache"))
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -31,6 +31,7 @@ def cli(*args: str, script: str | None = None) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.slow
 def test_module_prints_the_tournament_table() -> None:
     p = cli(
         "tournament",
@@ -178,6 +179,7 @@ def test_head_to_head_sweep_and_tune_commands() -> None:
     assert out.startswith("Tuned (grid-bounded") and "on fresh deals" in out
 
 
+@pytest.mark.slow
 def test_tournament_with_an_unseeded_random_bot_prints_the_same_table_twice() -> None:
     """Issue 24: this very line gave 0.8453 and then 0.8361 for the same bot."""
     args = ["tournament", "-p", "3", "-n", "300", "--seed", "5", "-b", "linear"]
@@ -194,6 +196,7 @@ def test_tournament_with_an_unseeded_random_bot_prints_the_same_table_twice() ->
         assert f",{share[name]!r}," in line
 
 
+@pytest.mark.slow
 def test_a_file_bot_importing_a_sibling_module_works_under_an_installed_script(tmp_path) -> None:
     """Issue 24: `nothanks-lab` (sys.path[0] is its bin folder, not the cwd) failed here."""
     bots = tmp_path / "bots"

@@ -40,6 +40,7 @@ def readme_commands() -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_the_readme_and_help_examples_run_as_printed(tmp_path) -> None:
     commands = readme_commands()
     assert any(c[0] == "tournament" for c in commands)
@@ -74,6 +75,7 @@ def test_help_has_no_doubled_percent_signs() -> None:
     assert out.returncode == 0 and "95%" in out.stdout and "%%" not in out.stdout
 
 
+@pytest.mark.slow
 def test_piping_into_head_is_quiet() -> None:
     cmd = (
         f"{shlex.quote(sys.executable)} -m nothanks_lab tournament --players 3 --games 200 "
@@ -84,6 +86,7 @@ def test_piping_into_head_is_quiet() -> None:
     assert "BrokenPipeError" not in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["csv", "json"])
 def test_tune_output_carries_best_parameters_and_the_fresh_check(fmt: str) -> None:
     out = run_cli(
@@ -117,6 +120,7 @@ def test_tune_output_carries_best_parameters_and_the_fresh_check(fmt: str) -> No
         assert sum(r.split(",")[head.split(",").index("best")] == "True" for r in rows) == 1
 
 
+@pytest.mark.slow
 def test_a_user_bot_on_the_command_line(tmp_path) -> None:
     path = tmp_path / "mine.py"
     path.write_text(

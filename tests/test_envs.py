@@ -198,6 +198,7 @@ def test_actions_outside_the_space_are_refused(action: object) -> None:
         single.step(action)
 
 
+@pytest.mark.slow
 def test_vector_actions_outside_the_space_and_illegal_passes_are_refused() -> None:
     env = nt.envs.VectorNoThanksEnv(3, ["random"] * 2)
     with pytest.raises(ValueError, match="reset"):
@@ -407,6 +408,7 @@ def test_openspiel_plays_like_game() -> None:
     assert state.returns() == pytest.approx(expected.tolist())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "params", [TINY, {"players": 2, "low_card": 1, "high_card": 6, "n_removed": 2, "chips": 1}]
 )
@@ -424,6 +426,7 @@ def test_openspiel_expectiminimax_agrees_with_exact_solve(params: dict[str, int]
     assert value == pytest.approx(nt.exact.solve(rules).value, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_openspiel_states_agree_with_exact_solve_position_by_position() -> None:
     from open_spiel.python.algorithms import get_all_states, minimax
 

@@ -173,6 +173,7 @@ def test_best_response_against_perfect_play_is_the_game_value() -> None:
     assert exact.evaluate(rules, [sol.bot(), sol.bot()])[0] == pytest.approx(sol.value)
 
 
+@pytest.mark.slow
 def test_best_response_beats_the_policy_it_replaces() -> None:
     bot = MarginalCostBot(5)
     base = exact.evaluate(MID_2P, [bot, bot])

@@ -108,6 +108,7 @@ def _load(path: Path, name: str, factor: int):
     return module
 
 
+@pytest.mark.slow
 def test_outside_bot_class_gets_a_fresh_kernel_when_it_changes(tmp_path, monkeypatch):
     """A class defined anywhere has a fast path; editing its rule never reuses a stale kernel."""
     cache = tmp_path / "cache"
@@ -271,6 +272,7 @@ def _soak_module():
     return module
 
 
+@pytest.mark.slow
 def test_soak_checks_20000_random_rounds_clean():
     """The soak run's checks over random variants and random compiled bots: no violation."""
     soak = _soak_module()

@@ -78,7 +78,14 @@ def _folder(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("name", sorted(CHEATS))
+# Those that run into the time limit or spawn much (over 2 s each) are slow; the rest stay fast.
+SLOW_CHEATS = {"catchall", "framewalk", "gcsearch", "spam"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_CHEATS else n for n in sorted(CHEATS)],
+)
 def test_a_cheating_file_never_wins_and_never_stops_the_league(tmp_path: Path, name: str) -> None:
     folder = _folder(tmp_path, {"honest": HONEST, name: CHEATS[name]})
     result = run_league(folder, n_games=3, seed=1, progress=False, time_limit=2)

@@ -68,6 +68,7 @@ def kit_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # ------------------------------------------------------------------ the contract
+@pytest.mark.slow
 def test_export_writes_the_four_folders(kit_dir: Path) -> None:
     assert sorted(p.name for p in (kit_dir / "student").glob("*.ipynb")) == [
         f"{s}.ipynb" for s in LESSONS
@@ -83,6 +84,7 @@ def test_export_writes_the_four_folders(kit_dir: Path) -> None:
     assert (kit_dir / "nbgrader" / "nbgrader_config.py").is_file()
 
 
+@pytest.mark.slow
 def test_the_installed_script_exports_too(tmp_path: Path) -> None:
     script = shutil.which("nothanks-lab", path=str(BIN)) or shutil.which("nothanks-lab")
     if script is None:
@@ -116,6 +118,7 @@ def test_a_folder_without_notebooks_is_an_error(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ student notebooks
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", LESSONS)
 def test_student_notebook_reveals_no_solution(kit_dir: Path, stem: str) -> None:
     nb = read(kit_dir / "student" / f"{stem}.ipynb")
@@ -140,6 +143,7 @@ def test_student_notebook_reveals_no_solution(kit_dir: Path, stem: str) -> None:
     assert len(nb.cells) == len(original.cells) - len(dropped)  # only the hidden check cells go
 
 
+@pytest.mark.slow
 def test_student_exercise_cells_are_unanswered(kit_dir: Path) -> None:
     found = 0
     for path in (kit_dir / "student").glob("*.ipynb"):
@@ -216,6 +220,7 @@ def _exact_text(key: str) -> str:
     return str(frac) if float(frac) == value else f"{value:.6f}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", LESSONS)
 def test_guide_has_every_part_and_the_exact_answers(kit_dir: Path, stem: str) -> None:
     md = (kit_dir / "teacher" / f"{stem}.md").read_text()
@@ -257,6 +262,7 @@ def test_a_formula_in_the_working_gives_the_exact_answer(key: str) -> None:
         assert math.isclose(value, lessons._solution(key), abs_tol=1e-12), expression
 
 
+@pytest.mark.slow
 def test_a_lesson_without_notes_gets_a_generic_guide_and_a_warning(tmp_path: Path) -> None:
     folder = tmp_path / "nbs"
     folder.mkdir()
@@ -281,6 +287,7 @@ def test_answers_are_fractions_when_rational() -> None:
 
 
 # ------------------------------------------------------------------ handouts
+@pytest.mark.slow
 def test_handout_is_self_contained_and_offline(kit_dir: Path) -> None:
     page = (kit_dir / "handouts" / f"{HANDOUT}.html").read_text()
     fetched = re.findall(
@@ -298,6 +305,7 @@ def test_handout_is_self_contained_and_offline(kit_dir: Path) -> None:
     assert prompts[:3] == [1, 2, 3]  # numbered as the lesson, from 1
 
 
+@pytest.mark.slow
 def test_handout_pdf_when_a_browser_is_here(kit_dir: Path) -> None:
     pdf = kit_dir / "handouts" / f"{HANDOUT}.pdf"
     why = kit.pdf_unavailable()
@@ -308,6 +316,7 @@ def test_handout_pdf_when_a_browser_is_here(kit_dir: Path) -> None:
 
 
 # ------------------------------------------------------------------ nbgrader
+@pytest.mark.slow
 def test_nbgrader_source_cells(kit_dir: Path) -> None:
     seen_ids: set[str] = set()
     for path in (kit_dir / "nbgrader" / "source").glob("*/*.ipynb"):
@@ -341,6 +350,7 @@ TEACHER_PATH = os.pathsep.join(
 )
 
 
+@pytest.mark.slow
 def test_the_course_config_puts_the_venvs_bin_on_path_for_nbgrader(kit_dir: Path) -> None:
     """nbgrader runs `alembic` by name: its config file must make the venv's bin/ findable."""
     config = kit_dir / "nbgrader" / "nbgrader_config.py"
@@ -429,6 +439,7 @@ def test_nbgrader_autogrades_a_right_and_an_unanswered_submission(tmp_path: Path
     assert scores == {"alice": 3, "bob": 0}
 
 
+@pytest.mark.slow
 def test_a_lesson_that_fails_to_run_is_an_error_naming_it(tmp_path: Path) -> None:
     folder = tmp_path / "nbs"
     folder.mkdir()
@@ -487,6 +498,7 @@ def test_a_guides_timings_are_a_markdown_table() -> None:
 
 
 # ------------------------------------------------------------------ index, rules sheet, quizzes
+@pytest.mark.slow
 def test_the_course_holds_exactly_the_lessons_with_exercises(kit_dir: Path) -> None:
     with_exercises = {s for s in LESSONS if kit.exercise_cells(read(NOTEBOOKS / f"{s}.ipynb"))}
     in_course = {p.name for p in (kit_dir / "nbgrader" / "source").iterdir()}
@@ -500,6 +512,7 @@ def test_the_course_holds_exactly_the_lessons_with_exercises(kit_dir: Path) -> N
     assert (kit_dir / "index.html").read_text().count("<li>") >= len(LESSONS)
 
 
+@pytest.mark.slow
 def test_the_rules_sheet_states_the_rules_and_scores_its_example(kit_dir: Path) -> None:
     from nothanks_lab.kit import rules_sheet
 
@@ -577,6 +590,7 @@ def test_a_quiz_does_not_repeat_its_lessons_exercises() -> None:
         assert not repeated, (stem, repeated)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", sorted(set(LESSONS)))
 def test_each_class_lesson_has_a_paper_quiz_and_key(kit_dir: Path, stem: str) -> None:
     from nothanks_lab.kit import quizzes

@@ -108,6 +108,7 @@ def rejection(entries: LeagueEntries, name: str) -> Rejection:
 
 
 # ------------------------------------------------------------------ collecting
+@pytest.mark.slow
 def test_good_bots_are_kept_and_every_broken_one_is_left_out(entries: LeagueEntries) -> None:
     assert entries.names == ("ada", "bo")
     assert [r.name for r in entries.rejections] == sorted(set(FILES) - {"ada", "bo"})
@@ -202,6 +203,7 @@ def test_an_edited_file_is_read_again_never_a_stale_copy(tmp_path: Path) -> None
     assert not (tmp_path / "__pycache__").exists()
 
 
+@pytest.mark.slow
 def test_a_bot_that_loops_forever_is_stopped(tmp_path: Path) -> None:
     write(
         tmp_path,
@@ -265,6 +267,7 @@ def played(entries: LeagueEntries) -> league.LeagueResult:
     return run_league(entries, n_games=12, seed=5, progress=False)
 
 
+@pytest.mark.slow
 def test_the_league_is_a_tournament_with_the_same_numbers(
     entries: LeagueEntries, played: league.LeagueResult
 ) -> None:
@@ -324,6 +327,7 @@ def act(view):
 """
 
 
+@pytest.mark.slow
 def test_a_bot_failing_during_the_league_is_left_out_and_the_league_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,8 +6,9 @@ sections' minutes, a class lesson's add up to at most a period, and the three so
 same minutes; 06 and 08 say they are enrichment; no visible code cell holds an ``assert`` (the
 lesson's own checks live in hidden cells tagged ``check``, which the student copy drops); and no
 exercise's exact answer is written in a markdown cell, or in the source of a code cell, before
-the exercise asks it. The slow test executes each lesson once and looks for the answers in the
-outputs of the cells before each exercise.
+the exercise asks it. The slow test executes each lesson once (the session's shared run of it
+with its own seed, see ``notebook_runs``) and looks for the answers in the outputs of the cells
+before each exercise.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_runs import LessonRuns
 
 from nothanks_lab import lessons
 from nothanks_lab.kit.notebooks import TEACHER_TAGS, exercise_cells, is_lesson, student_notebook
@@ -198,12 +200,10 @@ _PRINTED = [s for s in STEMS if _exercises_in(s)]
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", _PRINTED)
-def test_no_answer_printed_before_it_is_asked(stem: str) -> None:
-    from tests.test_notebook_seeds import run_with_seed
-
+def test_no_answer_printed_before_it_is_asked(stem: str, lesson_runs: LessonRuns) -> None:
     path = ROOT / "notebooks" / f"{stem}.ipynb"
     seed = int(re.match(r"SEED = (\d+)", _read(stem).cells[2].source or "SEED = 0").group(1))
-    nb = run_with_seed(path, seed)
+    nb = lesson_runs.get(path, seed)  # the lesson's own seed: its first run, on a fresh kernel
     where = {ex.key: ex.index for ex in exercise_cells(nb)}
     for key in _exercises_in(stem):
         pats = answer_forms(key)

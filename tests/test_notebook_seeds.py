@@ -2,24 +2,23 @@
 
 The fast tests read the notebooks: the first code cell is ``SEED = <integer>``, no later cell
 holds a literal seed of its own, and each exercise cell imports what it needs. The slow test
-runs each lesson with other seeds through nbclient (the first code cell replaced); set
-``NOTHANKS_NOTEBOOK_SEEDS`` (comma-separated) to run it over more seeds.
+runs each lesson with other seeds through nbclient (the first code cell replaced), all the seeds
+of a lesson in one kernel (``notebook_runs``: the namespace reset between seeds); set
+``NOTHANKS_NOTEBOOK_SEEDS`` (comma-separated) to run it over other seeds.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_runs import SEED_LINE, LessonRuns, variant_seeds
 
 # The lessons (numbered); the app page play_table_app.ipynb has no SEED cell by design.
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9]*.ipynb"))
 SEED_CELL = re.compile(r"SEED = (\d+)")
-# The first code cell: ``SEED = <integer>`` on its first line, then the check ``use_seed(SEED)``.
-SEED_LINE = re.compile(r"\ASEED = (\d+)\b")
 # A literal seed anywhere after the first code cell: seed=5, seed = 1, SeedSequence(3), ...
 LITERAL_SEED = re.compile(r"(?i)\bseed\s*=\s*\d|SeedSequence\(\s*\d|default_rng\(\s*\d")
 
@@ -63,34 +62,13 @@ def test_no_cell_prints_an_exercise_answer(path: Path) -> None:
         assert "lessons._solution" not in cell.source and "._solve" not in cell.source
 
 
-def run_with_seed(path: Path, seed: int, timeout: int = 300) -> nbformat.NotebookNode:
-    """Execute the notebook at `path` on a fresh kernel with its first code cell ``SEED = seed``."""
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(path, as_version=4)
-    first = next(c for c in nb.cells if c.cell_type == "code")
-    assert SEED_LINE.match(first.source)
-    first.source = SEED_LINE.sub(f"SEED = {seed}", first.source, count=1)
-    client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": path.parent}}
-    )
-    return client.execute()
-
-
-def _seeds() -> list[int]:
-    extra = os.environ.get("NOTHANKS_NOTEBOOK_SEEDS", "")
-    if extra.strip():
-        return [int(s) for s in extra.split(",") if s.strip()]
-    # The ends of the allowed range and an arbitrary value in between (the notebooks' own
-    # seeds run under nbval): 12 runs of 7-45 s, so a few minutes in all.
-    return [0, 1_000_000, 871_003]
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", _seeds())
+@pytest.mark.parametrize("seed", variant_seeds())
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_lesson_runs_to_the_end_with_another_seed(path: Path, seed: int) -> None:
-    nb = run_with_seed(path, seed)
+def test_lesson_runs_to_the_end_with_another_seed(
+    path: Path, seed: int, lesson_runs: LessonRuns
+) -> None:
+    nb = lesson_runs.get(path, seed)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
 
@@ -121,3 +99,25 @@ def test_a_bad_seed_stops_the_lesson_with_one_line() -> None:
         assert shown.startswith("SEED must be a whole number from 0 to 1,000,000"), shown
         assert "Traceback" not in shown and "use_seed" not in shown
         assert not later.get("outputs"), later.outputs  # "Run all" stopped at the first cell
+
+
+@pytest.mark.slow
+def test_shared_runs_keep_each_seeds_error_and_reset_between_seeds(tmp_path: Path) -> None:
+    """One kernel for all seeds: a failing seed's run fails alone, and no name leaks to the next."""
+    from nbclient.exceptions import CellExecutionError
+
+    path = tmp_path / "lesson.ipynb"
+    cells = [
+        "SEED = 5\nassert SEED != 0",
+        "assert 'LEFT_OVER' not in globals()\nLEFT_OVER = SEED\nprint('ran', SEED)",
+    ]
+    nbformat.write(
+        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), path
+    )
+    runs = LessonRuns(timeout=60)
+    with pytest.raises(CellExecutionError):
+        runs.get(path, 0)
+    assert runs.kernels_started == 1
+    for seed in (5, 1_000_000, 871_003):  # the own seed and the other variants ran too
+        assert "ran" in runs.get(path, seed).cells[1].outputs[0]["text"]
+    assert runs.kernels_started == 1

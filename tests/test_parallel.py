@@ -171,6 +171,7 @@ def test_process_pool_gives_bit_identical_results(serial_runs: dict[str, Any]) -
     )
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_bit_identical_results(serial_runs: dict[str, Any]) -> None:
     distributed = pytest.importorskip("dask.distributed")
     with (
@@ -383,6 +384,7 @@ def test_chunks_are_made_lazily_with_few_in_flight() -> None:
     answers.close()
 
 
+@pytest.mark.slow
 def test_a_huge_tournament_starts_at_once_in_bounded_memory() -> None:
     # The chunks of 10**12 deals were all built before the first was played (MemoryError
     # after 15 s under a 2 GB cap): now the run starts at once under a 1.5 GB address-space cap.

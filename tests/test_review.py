@@ -228,6 +228,7 @@ def test_cli_review_bad_input_exits_with_a_message(
     assert main(["review", str(round_file), "--seat", "7"]) == 2
 
 
+@pytest.mark.slow
 def test_installed_command_exits_zero(round_file: Path) -> None:
     p = subprocess.run(
         [
@@ -327,6 +328,7 @@ def test_hint_and_review_agree_whenever_both_are_clear(seed: int, n_players: int
     assert compared >= 5  # the test looked at many positions, not none
 
 
+@pytest.mark.slow
 def test_a_review_without_seed_is_the_same_every_time_and_after_save_and_load() -> None:
     g, _ = bot_round(5)
     a = nt.review(g, 0)
@@ -354,6 +356,7 @@ def test_the_round_seed_comes_from_the_moves() -> None:
     assert round_seed(g, 0).entropy != round_seed(other, 0).entropy
 
 
+@pytest.mark.slow
 def test_a_clear_decision_stops_early_and_a_close_one_runs_longer() -> None:
     g = round_of([35, *REST], [T])  # the 35 on an empty pot: a blunder beyond doubt
     (m,) = nt.review(g, 0, seed=1).moves
@@ -364,6 +367,7 @@ def test_a_clear_decision_stops_early_and_a_close_one_runs_longer() -> None:
     assert min(used) == 500 and len(used) > 1  # doubling batches where the label was open
 
 
+@pytest.mark.slow
 def test_progress_counts_the_decisions() -> None:
     g, _ = bot_round(8)
     seen: list[tuple[int, int]] = []
@@ -434,6 +438,7 @@ def test_the_hint_names_its_quantity_and_says_when_the_win_chance_disagrees() ->
     assert "too close to call" in close and "But <b>No Thanks!</b> wins more often" in close
 
 
+@pytest.mark.slow
 def test_the_play_table_reviews_a_round_as_it_does_once_saved_and_loaded(tmp_path: Path) -> None:
     pytest.importorskip("ipywidgets")
     from nothanks_lab.widgets import PlayTable
