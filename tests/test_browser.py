@@ -60,8 +60,11 @@ def wait_until_up(url: str, proc: subprocess.Popen[bytes], timeout: float = 45.0
 
 
 @contextlib.contextmanager
-def serve(notebook: Path, log_path: Path, cwd: Path = ROOT) -> Iterator[str]:
-    """Serve `notebook` with Voilà on 127.0.0.1 and a free port; stop it afterwards."""
+def serve(notebook: Path, log_path: Path, cwd: Path = ROOT, plain: bool = False) -> Iterator[str]:
+    """Serve `notebook` with Voilà on 127.0.0.1 and a free port; stop it afterwards.
+
+    `plain`: as a person types ``voila notebooks/play_table_app.ipynb`` after ``pip install -e
+    .``: no ``--template``, no JUPYTER_PATH (so the offline template is not found)."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: apt-get install chromium)")
     pytest.importorskip("playwright.sync_api", reason="Python playwright is not installed")
@@ -69,6 +72,9 @@ def serve(notebook: Path, log_path: Path, cwd: Path = ROOT) -> Iterator[str]:
     port = free_port()
     log = log_path.open("wb")
     jupyter_path = os.pathsep.join(p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH")) if p)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "JUPYTER_PATH": jupyter_path}
+    if plain:
+        env.pop("JUPYTER_PATH")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -79,12 +85,12 @@ def serve(notebook: Path, log_path: Path, cwd: Path = ROOT) -> Iterator[str]:
             f"--port={port}",
             "--Voila.ip=127.0.0.1",
             "--Voila.port_retries=0",
-            "--template=nothanks",
+            *([] if plain else ["--template=nothanks"]),
         ],
         cwd=cwd,
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "JUPYTER_PATH": jupyter_path},
+        env=env,
     )
     try:
         wait_until_up(f"http://127.0.0.1:{port}/voila/static/voila.js", proc)
@@ -382,3 +388,26 @@ def test_the_app_page_fits_a_phone_and_shows_its_title_once(voila_url: str) -> N
         assert upload.evaluate("e => getComputedStyle(e).fontSize") == "0px"
         assert upload.evaluate("e => getComputedStyle(e, '::after').content") == '"Load a round"'
         assert offline.foreign == [], offline.foreign
+
+
+def test_plain_voila_from_the_repository_root_fetches_nothing_from_another_host(
+    tmp_path: Path,
+) -> None:
+    """Issue 25, item 2: `voila notebooks/play_table_app.ipynb` typed in the repository root,
+    with no template option, loads nothing from another host. Voilà's default page links Font
+    Awesome from a CDN; the repository's voila.json (read from the working directory) sends a
+    Content-Security-Policy that lets the page load only from its own server, so the browser
+    never makes the request, and the table still works."""
+    with serve(NOTEBOOK, tmp_path / "voila.log", cwd=ROOT, plain=True) as url:
+        with chromium_page(console_errors=False) as (page, offline, errors):
+            page.goto(url, timeout=60_000)
+            page.get_by_role("button", name="Take", exact=True).wait_for(timeout=60_000)
+            page.get_by_role("button", name="Take", exact=True).click()
+            page.wait_for_function(
+                "() => document.body.innerText.includes('You take')"
+                " || document.body.innerText.includes('takes')",
+                timeout=30_000,
+            )
+            time.sleep(1)
+            assert offline.foreign == [], offline.foreign
+            assert not [e for e in errors if "Uncaught" in e or "ReferenceError" in e], errors
