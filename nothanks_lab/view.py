@@ -9,7 +9,9 @@ equal views.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -19,7 +21,10 @@ from . import core, validate
 from .core import mask_of
 from .rules import MAX_CHIPS, Rules, card_points
 
-__all__ = ["PlayerView", "position_state"]
+__all__ = ["PlayerView", "any_chip_total", "hypothetical_view", "position_state"]
+
+# Set only inside `any_chip_total()`: a made-up position may hold any number of chips.
+_ANY_CHIP_TOTAL: ContextVar[bool] = ContextVar("nothanks_lab_any_chip_total", default=False)
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,15 @@ class PlayerView:
                 f"PlayerView: my_chips={my_chips} differs from chips[{seat}]={chips[seat]}"
             )
         pot = _count(self.pot, "pot", limit)
+        if not _ANY_CHIP_TOTAL.get():
+            total = n * rules.starting_chips(n)
+            if sum(chips) + pot != total:
+                raise ValueError(
+                    f"PlayerView: chips {chips} and pot {pot} add up to {sum(chips) + pot}, "
+                    f"but a round of {n} players holds {total} chips (chips are never made or "
+                    "lost); for a made-up position with other counts use "
+                    "view.hypothetical_view(...) or analysis.position_view(...)"
+                )
         hands, masks, taken = _hands(self.hands, n, rules)
         active = self.active_card
         cards_left = _count(self.cards_left, "cards_left", rules.n_in_play)
@@ -302,3 +316,27 @@ def _hand(h: object, lo: int, hi: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f"PlayerView: a hand holds a card twice: {list(cards)}")
     return out
+
+
+@contextmanager
+def any_chip_total() -> Iterator[None]:
+    """Inside the block, views may hold any chip total (made-up positions; see below)."""
+    token = _ANY_CHIP_TOTAL.set(True)
+    try:
+        yield
+    finally:
+        _ANY_CHIP_TOTAL.reset(token)
+
+
+def hypothetical_view(**fields: object) -> PlayerView:
+    """A `PlayerView` of a made-up position: checked like any view except for the chip total.
+
+    A view built by hand must hold exactly the chips of a real round: every seat's chips plus
+    the pot make ``n_players * rules.starting_chips(n_players)``, since no move makes or loses a
+    chip. Analysis asks "what if" about positions that need not come from a round (a student's
+    "I have 3 chips, they have 11 each"): `analysis.position_view`, the advisor, the hint panel
+    and rollouts from such positions build their views here. Everything else is still refused
+    (a card twice, a card outside the deck, counts that do not add up to the in-play cards).
+    """
+    with any_chip_total():
+        return PlayerView(**fields)  # type: ignore[arg-type]

@@ -39,6 +39,7 @@ from nothanks_lab.bots.opponents import (
 )
 from nothanks_lab.bots.search import rollout_values
 from nothanks_lab.probability import p_all_in_play
+from nothanks_lab.view import hypothetical_view
 
 ALL = available_bots()
 # Search bots are slow in Python-level tests; a small budget keeps the suite quick while the
@@ -211,7 +212,7 @@ def position(hands: list[list[int]], chips: list[int], card: int, pot: int, seat
     taken = [c for h in hands for c in h]
     rest = [c for c in range(3, 36) if c not in taken and c != card]
     game = Game.from_position(
-        PlayerView(
+        hypothetical_view(  # the positions below hold made-up chip counts
             seat=seat,
             n_players=n,
             active_card=card,

@@ -220,7 +220,7 @@ def test_random_bot_is_seeded_and_answers_by_position() -> None:
     bot = RandomBot(seed=4)  # its draws come from its key and the position (the compiled path)
     assert answers(bot, view, 10) == [bot.act(view)] * 10
     assert all(RandomBot(p_take=0.0, seed=1).act(view) is PASS for _ in range(20))
-    forced = nt.PlayerView(0, 3, 10, 2, 0, (0, 3, 3), ((), (), ()), 23, nt.Rules(), 0)
+    forced = nt.PlayerView(0, 3, 10, 2, 0, (0, 15, 16), ((), (), ()), 23, nt.Rules(), 0)
     assert all(RandomBot(p_take=0.0, seed=s).act(forced) is TAKE for s in range(20))
 
 

@@ -169,7 +169,8 @@ def test_view_is_an_immutable_hashable_value() -> None:
     twin = g.copy().view(1)
     assert v == twin and hash(v) == hash(twin) and v is not twin
     assert len({v, twin, g.view(0)}) == 2
-    assert dataclasses.replace(v, pot=v.pot + 1) != v
+    moved = (v.chips[0] - 1, *v.chips[1:])  # seat 0 puts one more chip on the card
+    assert dataclasses.replace(v, pot=v.pot + 1, chips=moved) != v
     assert v != g.view(2)
 
 
@@ -256,3 +257,26 @@ def test_view_html_marks_the_seat_and_hides_no_card_it_should_show(html_numbers)
     hidden = view_html(v, hide_chips=True)
     assert hidden.count(">?<") == 2  # both opponents' counts, never the own count
     assert f">{v.my_chips}<" in hidden
+
+
+def test_a_hand_built_view_holds_exactly_the_chips_of_a_round() -> None:
+    """Issue 24: chips are never made or lost, so a view whose chips and pot do not add up to
+    the table's starting chips is refused, naming the totals; a made-up position for analysis
+    goes through `view.hypothetical_view` (and `analysis.position_view`), checked otherwise."""
+    from nothanks_lab.view import hypothetical_view
+
+    real = nt.Game(3, seed=4).view(0)
+    fields = {f.name: getattr(real, f.name) for f in dataclasses.fields(real)}
+    rich = {**fields, "chips": (40, 11, 11), "my_chips": 40}
+    with pytest.raises(ValueError, match=r"add up to 62, but a round of 3 players holds 33"):
+        nt.PlayerView(**rich)
+    with pytest.raises(ValueError, match="hypothetical_view"):
+        nt.PlayerView(**{**fields, "pot": fields["pot"] + 5})
+    with pytest.raises(ValueError, match="add up to"):
+        dataclasses.replace(real, pot=real.pot + 1)
+    assert hypothetical_view(**rich).my_chips == 40  # analysis may ask "what if"
+    with pytest.raises(ValueError, match="also in a hand"):  # and nothing else is relaxed
+        hypothetical_view(**{**rich, "hands": ((real.active_card,), (), ())})
+    six = nt.Game(6, seed=1).view(2)  # 9 chips each at six seats: 54
+    assert sum(six.chips) + six.pot == 54
+    assert nt.PlayerView(**{f.name: getattr(six, f.name) for f in dataclasses.fields(six)}) == six

@@ -25,7 +25,7 @@ from ..render.tables import fmt_share
 from ..rules import Rules
 from ..stats import paired_interval
 from ..validate import check_int, check_rules, check_sequence, is_int
-from ..view import PlayerView, position_state
+from ..view import PlayerView, hypothetical_view, position_state
 from .rollout import (
     _mean_estimate,
     _play_out,
@@ -411,7 +411,7 @@ def position_view(
             f"got {other_chips!r}"
         )
     chips = (mine_chips, *(int(c) for c in oc))
-    return PlayerView(
+    return hypothetical_view(
         seat=0,
         n_players=n_players,
         active_card=int(card),

@@ -22,7 +22,7 @@ from ..play import ask, check_policies
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import mean_interval, proportion_interval
-from ..view import PlayerView
+from ..view import PlayerView, hypothetical_view
 
 __all__ = [
     "ADVICE_BOT",
@@ -73,7 +73,7 @@ def _view_of_state(s: core.State, g: int, rules: Rules) -> PlayerView:
     p = int(s.player[g])
     chips = tuple(int(c) for c in s.chips[g])
     hands = tuple(tuple(c for c in rules.cards if (int(m) >> c) & 1) for m in s.hands[g])
-    return PlayerView(
+    return hypothetical_view(
         seat=p,
         n_players=len(chips),
         active_card=int(s.deck[g, s.turned[g]]),

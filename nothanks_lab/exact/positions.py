@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from ..rules import Rules
 from ..validate import check_players, check_rules, check_seat
-from ..view import PlayerView
+from ..view import PlayerView, any_chip_total
 from .kernel import OBJECTIVES
 
 #: Default ceiling on the chance nodes `best_response` and `evaluate` may memoise (plain Python).
@@ -201,6 +201,7 @@ def after_pass(view: PlayerView) -> PlayerView:
             f"view: seat {view.seat} cannot say No Thanks! here (not its turn, or no chip)"
         )
     chips, nxt = _pay(tuple(view.chips), view.seat)
-    return replace(
-        view, seat=nxt, current_player=nxt, pot=view.pot + 1, chips=chips, my_chips=chips[nxt]
-    )
+    with any_chip_total():  # a pass moves a chip, so a made-up position stays as made up
+        return replace(
+            view, seat=nxt, current_player=nxt, pot=view.pot + 1, chips=chips, my_chips=chips[nxt]
+        )

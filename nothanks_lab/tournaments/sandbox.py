@@ -34,7 +34,7 @@ from typing import Any
 from ..engine import Action
 from ..rules import Rules
 from ..validate import check_number
-from ..view import PlayerView
+from ..view import PlayerView, hypothetical_view
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -474,7 +474,8 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         try:
             for facts in message["views"]:
                 seat, n, active, pot, mine, chips, hands, left, current = facts
-                view = PlayerView(
+                # The parent checked the view; league screening asks made-up positions too.
+                view = hypothetical_view(
                     seat=seat,
                     n_players=n,
                     active_card=active,
