@@ -339,6 +339,13 @@ def test_the_portuguese_app_page_in_a_browser(tmp_path: Path) -> None:
         assert passed and "Sua vez" in seen[0]
         for text in seen:
             assert english_words(text) == [], text
+        # Portuguese labels are longer: no button may cut its label ("Abrir uma rodad").
+        cut = page.evaluate(
+            "() => [...document.querySelectorAll('button, .widget-upload')]"
+            ".filter(b => b.getClientRects().length && b.scrollWidth > b.clientWidth + 1)"
+            ".map(b => b.innerText)"
+        )
+        assert cut == [], cut
         assert offline.foreign == [], offline.foreign
 
 

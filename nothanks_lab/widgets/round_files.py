@@ -39,11 +39,18 @@ class RoundFiles:
         self._review_thread: threading.Thread | None = None
         self._review_token = 0
         self._save_key: tuple[int, int, int] | None = None
-        self.review_button = paint(W.Button(description=_("Review my round")), "info")
+        # Width from the label: Portuguese labels are longer than ipywidgets' fixed 148 px.
+        self.review_button = paint(
+            W.Button(description=_("Review my round"), layout=W.Layout(width="auto")), "info"
+        )
         self.review_status = W.HTML()
         self.save_link = W.HTML()
         self.load_upload = W.FileUpload(
-            accept=".json", multiple=False, description=_("Load a round"), icon="upload"
+            accept=".json",
+            multiple=False,
+            description=_("Load a round"),
+            icon="upload",
+            layout=W.Layout(width="auto"),
         )
         self.load_upload.add_class("nothanks-upload")
         # No "(0)" counter on the button (issue 25, item 9): a style sheet, never displayed.
