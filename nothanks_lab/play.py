@@ -14,7 +14,7 @@ import numpy as np
 
 from .engine import Action, Event, Game, SeedLike
 from .rules import Rules
-from .validate import check_int, seed_sequence
+from .validate import MAX_MATCH_ROUNDS, check_count, seed_sequence
 from .view import PlayerView
 
 __all__ = ["GameResult", "MatchResult", "PolicyError", "play_game", "play_match", "policy_name"]
@@ -249,7 +249,8 @@ def play_match(
     Raises
     ------
     ValueError
-        For `rounds` below 1, a bad player count or seat.
+        For `rounds` below 1 or above ``validate.MAX_MATCH_ROUNDS`` (10,000), a bad player
+        count or seat.
     PolicyError
         If a policy raises or answers with an illegal move.
 
@@ -258,7 +259,7 @@ def play_match(
     >>> m.round_scores.shape, [g.first_player for g in m.games]
     ((2, 3), [0, 1])
     """
-    rounds = check_int(rounds, "rounds", low=1)
+    rounds = check_count(rounds, "rounds", MAX_MATCH_ROUNDS)
     policies = _policy_list(policies)
     n = len(policies)
     # Validate the setup now; play_game checks the policies against the first real view.

@@ -77,6 +77,13 @@ MAX_SAMPLE_ROWS = 10**6
 #: Evaluations of one tuning run (``tune(max_evals=...)``).
 MAX_EVALS = 10_000
 
+#: Rounds of one match played through the one-game engine (``play_match(rounds=...)``): a
+#: few hundred rounds a second, so about a minute at the ceiling.
+MAX_MATCH_ROUNDS = 10_000
+
+#: Screening rounds of one student bot before a league (``run_league(screen_rounds=...)``).
+MAX_SCREEN_ROUNDS = 100
+
 #: Bytes of one round, match or tournament document read from text or a file (`review`'s
 #: file, ``Game.from_json``, ``load_round``): a round is a few kB, a tournament's JSON far less
 #: than this.

@@ -243,6 +243,11 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("play_match seed list", lambda: nt.play_match(BOTS, seed=[1, 2]), "seed"),  # type: ignore[arg-type]
     ("play_match seed 1.5", lambda: nt.play_match(BOTS, seed=1.5), "seed"),  # type: ignore[arg-type]
     ("play_match first_player", lambda: nt.play_match(BOTS, first_player=3), "first_player"),
+    (
+        "play_match rounds 10**9",
+        lambda: nt.play_match(BOTS, rounds=10**9),
+        "rounds must be a whole number (int) >= 1 and at most 10000",
+    ),
     # ------------------------------------------------------------------ simulate
     ("simulate n_games -1", lambda: nt.simulate(BOTS, -1), "n_games"),
     ("simulate n_games 1.5", lambda: nt.simulate(BOTS, 1.5), "n_games"),  # type: ignore[arg-type]
@@ -803,6 +808,11 @@ ISSUE_24_CASES = [
     ),
     ("review n 10**9", lambda: nt.review(nt.Game(3, seed=1), 0, n=10**9), "ceiling"),
     ("run_league n_games 10**15", lambda: nt.league.run_league(".", n_games=10**15), "ceiling"),
+    (
+        "run_league screen_rounds 10**9",
+        lambda: nt.league.run_league(".", n_games=2, screen_rounds=10**9),
+        "screen_rounds must be a whole number (int) >= 1 and at most 100 ",
+    ),
     ("from_json 17 MiB", lambda: nt.Game.from_json(" " * (17 * 2**20)), "MAX_FILE_BYTES"),
     ("to_json include_deal 'yes'", lambda: nt.Game(3).to_json(include_deal="yes"), "include_deal"),
     ("card_points floats", lambda: nt.card_points([3.0, 4.0]), "3.0"),

@@ -21,7 +21,7 @@ from ..bots import SlowPathWarning
 from ..play import PolicyError, policy_name
 from ..rules import Rules
 from ..tournaments import tournament
-from ..validate import MAX_GAMES, check_count, check_players, check_rules
+from ..validate import MAX_GAMES, MAX_SCREEN_ROUNDS, check_count, check_players, check_rules
 from .loading import LeagueEntries, collect_bots
 from .screening import (
     DEFAULT_BUILTINS,
@@ -129,6 +129,7 @@ def run_league(
     rules = check_rules(rules)
     n_players = check_players(n_players, rules)
     n_games = check_count(n_games, "n_games", MAX_GAMES)
+    screen_rounds = check_count(screen_rounds, "screen_rounds", MAX_SCREEN_ROUNDS)
     seed = _fresh_seed(seed)
     if not isinstance(lineups, str):
         raise ValueError(f"lineups must be 'gauntlet' or 'round robin'; got {lineups!r}")
