@@ -77,24 +77,11 @@ def tournament(
         raise ValueError("bots must be a non-empty list of bots or bot specs")
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
-    if not isolate:
-        return _tournament(
-            tuple(make_policy(b) for b in bots),
-            n_players,
-            n_games,
-            seed,
-            rules,
-            lineups,
-            first_player,
-            chunk_size,
-            executor,
-            workers,
-            progress,
-            confidence,
-        )
-    from .sandbox import isolated_bot
+    isolated: list[Any] = [None] * len(bots)
+    if isolate:
+        from .sandbox import isolated_bot  # only then: the sandbox's imports are not needed
 
-    isolated = [isolated_bot(b, rules) for b in bots]
+        isolated = [isolated_bot(b, rules) for b in bots]
     try:
         return _tournament(
             tuple(make_policy(b) if i is None else i for b, i in zip(bots, isolated, strict=True)),
