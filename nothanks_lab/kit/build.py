@@ -21,7 +21,7 @@ from ..i18n import language as speaking
 from ..validate import write_atomic
 from .guides import guide_html, guide_markdown
 from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
-from .nbgrader_course import _NBGRADER_CONFIG, nbgrader_notebook
+from .nbgrader_course import nbgrader_config, nbgrader_notebook
 from .notebooks import _lesson_paths, _read, exercise_cells, find_notebooks, student_notebook
 from .notes import FORMULAS, LESSON_NOTES, PERIOD_MINUTES
 from .quizzes import QUIZZES, quiz, quiz_markdown
@@ -189,7 +189,7 @@ def _export(
         p.parts[-2] for p in report.files if len(p.parts) >= 3 and p.parts[-3] == "source"
     )
     if course:
-        _write(root / "nbgrader" / "nbgrader_config.py", _NBGRADER_CONFIG, report)
+        _write(root / "nbgrader" / "nbgrader_config.py", nbgrader_config(), report)
     readme = _kit_readme(paths, handout_stems, course)
     _write(root / "README.md", readme, report)
     _write(root / "index.html", guide_html(readme, _("No Thanks! lessons: teacher's kit")), report)
