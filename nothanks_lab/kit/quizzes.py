@@ -417,7 +417,7 @@ def quiz(stem: str) -> Quiz:
 
 def quiz_markdown(q: Quiz, *, key: bool = False) -> str:
     """The students' quiz sheet, or with `key` the teacher's answer key, as Markdown."""
-    head = f"# {q.title}{_(' — answer key') if key else ''}\n\n"
+    head = "# " + q.title + (_(" — answer key") if key else "") + "\n\n"
     head += _("Lesson `{stem}` · about {minutes} minutes · pen and paper, no computer.").format(
         stem=q.stem, minutes=QUIZ_MINUTES
     )

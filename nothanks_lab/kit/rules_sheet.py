@@ -167,10 +167,9 @@ def rules_sheet_markdown(rules: Rules | None = None) -> str:
     groups = runs(hand)
     points = card_points(hand)
     total = score(hand, EXAMPLE_CHIPS)
+    why = {True: _("a run: counts its lowest card"), False: _("on its own")}
     run_rows = "\n".join(
-        f"| {', '.join(map(str, r))} | "
-        f"{_('a run: counts its lowest card') if len(r) > 1 else _('on its own')} | {r[0]} |"
-        for r in groups
+        f"| {', '.join(map(str, r))} | {why[len(r) > 1]} | {r[0]} |" for r in groups
     )
     lows = " + ".join(str(r[0]) for r in groups)
     return _SHEET[get_language()].format(
