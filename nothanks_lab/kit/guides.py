@@ -15,7 +15,7 @@ from typing import Any
 from ..i18n import _, get_language
 from ..render.tables import markdown_table
 from .notebooks import _CHECK, _source, exercise_cells
-from .notes import LESSON_NOTES, PERIOD_MINUTES, LessonNotes
+from .notes import PERIOD_MINUTES, LessonNotes, lesson_notes
 from .solutions import solution
 
 __all__ = ["guide_html", "guide_markdown"]
@@ -57,10 +57,11 @@ def _generic_notes(stem: str, nb: Any) -> LessonNotes:
 def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     """The teacher's guide of lesson `stem` (notebook `nb`) as Markdown.
 
-    `notes` defaults to :data:`LESSON_NOTES`; the answers are computed by the package now.
+    `notes` defaults to :data:`~.notes.LESSON_NOTES` (in the language in use); the answers are
+    computed by the package now.
     """
     if notes is None:
-        notes = LESSON_NOTES.get(stem) or _generic_notes(stem, nb)
+        notes = lesson_notes(stem) or _generic_notes(stem, nb)
     lines = [
         "# " + _("Teacher's guide: {lesson}").format(lesson=notes.title),
         "",

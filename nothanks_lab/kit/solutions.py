@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .notes import FORMULAS
+from .notes import formula
 
 __all__ = ["Solution", "as_fraction", "solution"]
 
@@ -75,5 +75,5 @@ def solution(key: str) -> Solution:
         value=value,
         fraction=as_fraction(value),
         hint=ex.hint,
-        formula=FORMULAS.get(key),
+        formula=formula(key),
     )
