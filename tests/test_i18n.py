@@ -532,3 +532,23 @@ def test_the_exercise_texts_of_a_portuguese_guide(clean_language: Any) -> None:
     with language("pt_BR"):
         s = solution("break_even_20")
         assert kit_english(s.question + " " + s.hint) == []
+
+
+def test_the_portuguese_notes_match_the_english_ones(clean_language: Any) -> None:
+    from nothanks_lab.kit.notes import FORMULAS, LESSON_NOTES
+    from nothanks_lab.kit.notes_pt import FORMULAS_PT, LESSON_NOTES_PT, formula, lesson_notes
+
+    assert LESSON_NOTES_PT.keys() == LESSON_NOTES.keys()
+    assert FORMULAS_PT.keys() == FORMULAS.keys()
+    for stem, en in LESSON_NOTES.items():
+        pt = LESSON_NOTES_PT[stem]
+        assert [m for m, _a in pt.timings] == [m for m, _a in en.timings], stem
+        assert len(pt.goals) == len(en.goals) and len(pt.prompts) == len(en.prompts), stem
+        assert len(pt.misconceptions) == len(en.misconceptions), stem
+    for key, en_formula in FORMULAS.items():  # the same numbers in both languages
+        assert re.findall(r"\d+", FORMULAS_PT[key]) == re.findall(r"\d+", en_formula), key
+    with language("pt_BR"):
+        assert lesson_notes("01_play") is LESSON_NOTES_PT["01_play"]
+        assert formula("p28_start") == FORMULAS_PT["p28_start"]
+    assert lesson_notes("01_play") is LESSON_NOTES["01_play"]
+    assert lesson_notes("no_such_lesson") is None

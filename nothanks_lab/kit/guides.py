@@ -15,7 +15,8 @@ from typing import Any
 from ..i18n import _, get_language
 from ..render.tables import markdown_table
 from .notebooks import _CHECK, _source, exercise_cells
-from .notes import PERIOD_MINUTES, LessonNotes, lesson_notes
+from .notes import PERIOD_MINUTES, LessonNotes
+from .notes_pt import lesson_notes
 from .solutions import solution
 
 __all__ = ["guide_html", "guide_markdown"]

@@ -4,15 +4,15 @@ This is data, not code: :data:`LESSON_NOTES` holds what a teacher needs to know 
 lesson beyond the notebook (a :class:`LessonNotes` per notebook stem, its timings filling a
 :data:`PERIOD_MINUTES` class period), and :data:`FORMULAS` the working behind each exercise's
 answer, shown in the teacher's guides beside the answer the package computes. A lesson missing
-here still gets a generic guide (:mod:`nothanks_lab.kit.guides`). :func:`lesson_notes` and
-:func:`formula` give them in the language in use (Portuguese: :mod:`.notes_pt`).
+here still gets a generic guide (:mod:`nothanks_lab.kit.guides`). The Portuguese notes, and
+the choice by the language in use, are in :mod:`.notes_pt`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FORMULAS", "LESSON_NOTES", "PERIOD_MINUTES", "LessonNotes", "formula", "lesson_notes"]
+__all__ = ["FORMULAS", "LESSON_NOTES", "PERIOD_MINUTES", "LessonNotes"]
 
 #: Length of a class period the guides' timings fill, in minutes.
 PERIOD_MINUTES = 45
@@ -339,25 +339,3 @@ FORMULAS: dict[str, str] = {
     "pp_first_card_8": "follow sol.action(view) from pot 0, exact.after_pass while it says "
     "No Thanks!; the pot when it says Take",
 }
-
-
-def lesson_notes(stem: str) -> LessonNotes | None:
-    """The notes of lesson `stem` in the language in use (None for a lesson without notes)."""
-    from ..i18n import get_language
-
-    if get_language() == "pt_BR":
-        from .notes_pt import LESSON_NOTES_PT
-
-        return LESSON_NOTES_PT.get(stem)
-    return LESSON_NOTES.get(stem)
-
-
-def formula(key: str) -> str | None:
-    """The formula of exercise `key` in the language in use (None when there is none)."""
-    from ..i18n import get_language
-
-    if get_language() == "pt_BR":
-        from .notes_pt import FORMULAS_PT
-
-        return FORMULAS_PT.get(key)
-    return FORMULAS.get(key)

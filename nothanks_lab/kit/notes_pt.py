@@ -1,18 +1,19 @@
-"""The teaching notes and formulas in Brazilian Portuguese: the same data as :mod:`.notes`.
+"""The teaching notes and formulas in Brazilian Portuguese, and the choice by language.
 
 :data:`LESSON_NOTES_PT` and :data:`FORMULAS_PT` hold, for the same lesson stems and exercise
 keys, what :data:`~nothanks_lab.kit.notes.LESSON_NOTES` and
 :data:`~nothanks_lab.kit.notes.FORMULAS` say, written for a maths teacher in Brazil (fichas,
 cartas, pote, "Não, obrigado!", Pegar, rodada, sequência, robô). The guides pick them through
-:func:`~nothanks_lab.kit.notes.lesson_notes` and :func:`~nothanks_lab.kit.notes.formula` when
-the kit is written in Portuguese; the minutes are the same as in English.
+:func:`lesson_notes` and :func:`formula`, which give the notes of the language in use (the
+English ones of :mod:`.notes` otherwise); the minutes are the same as in English.
 """
 
 from __future__ import annotations
 
-from .notes import LessonNotes
+from ..i18n import get_language
+from .notes import FORMULAS, LESSON_NOTES, LessonNotes
 
-__all__ = ["FORMULAS_PT", "LESSON_NOTES_PT"]
+__all__ = ["FORMULAS_PT", "LESSON_NOTES_PT", "formula", "lesson_notes"]
 
 #: Teaching notes per lesson (notebook stem), in Portuguese.
 LESSON_NOTES_PT: dict[str, LessonNotes] = {
@@ -350,3 +351,13 @@ FORMULAS_PT: dict[str, str] = {
     "pp_first_card_8": "siga sol.action(view) a partir do pote 0, exact.after_pass enquanto "
     "ele disser Não, obrigado!; o pote quando ele disser Pegar",
 }
+
+
+def lesson_notes(stem: str) -> LessonNotes | None:
+    """The notes of lesson `stem` in the language in use (None for a lesson without notes)."""
+    return (LESSON_NOTES_PT if get_language() == "pt_BR" else LESSON_NOTES).get(stem)
+
+
+def formula(key: str) -> str | None:
+    """The formula of exercise `key` in the language in use (None when there is none)."""
+    return (FORMULAS_PT if get_language() == "pt_BR" else FORMULAS).get(key)

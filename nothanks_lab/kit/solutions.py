@@ -3,7 +3,7 @@
 :func:`solution` asks :mod:`nothanks_lab.lessons` for the answer, computed by the package now
 (the teacher's side of the lessons, never a student's), and pairs it with the question, the
 hint (each through the catalog, so a translated exercise reads in the kit's language) and the
-formula of :func:`~nothanks_lab.kit.notes.formula`. The guides and the nbgrader
+formula of :func:`~nothanks_lab.kit.notes_pt.formula`. The guides and the nbgrader
 course write their answers from it.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..i18n import _
-from .notes import formula
+from .notes_pt import formula
 
 __all__ = ["Solution", "as_fraction", "solution"]
 
