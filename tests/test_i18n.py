@@ -422,3 +422,140 @@ def test_the_kit_exports_in_portuguese(tmp_path: Path, clean_language: Any) -> N
     assert nt.get_language() == "en"  # the export held its language only while it ran
     with pytest.raises(SystemExit):
         main([*argv, "--language", "fr"])
+
+
+# ------------------------------------------------------------------ the kit's own texts
+KIT_ENGLISH = (
+    "Take",
+    "No Thanks!",
+    "chips",
+    "cards",
+    "Your turn",
+    "Final scores",
+    "Play again",
+    "Hint",
+    "Review",
+    "your answer",
+    "Quiz",
+    "Answer key",
+)
+
+
+def prose(page: str) -> str:
+    """A kit page without its code: fenced and inline code, <pre>/<code>, styles and scripts."""
+    for pattern in (r"```.*?```", r"<(pre|code|style|script)\b.*?</\1>", r"`[^`\n]*`"):
+        page = re.sub(pattern, " ", page, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", page)
+
+
+def kit_english(page: str) -> list[str]:
+    """The English words of `KIT_ENGLISH` in a page's prose (case-insensitive)."""
+    text = prose(page).lower()
+    return [w for w in KIT_ENGLISH if w.lower() in text]
+
+
+def test_prose_leaves_out_code_only() -> None:
+    page = "Pegue ```x = Take```, `chips` <code>cards</code> <pre>Quiz</pre> but Review"
+    assert kit_english(page) == ["Review"]
+    assert kit_english("<h1>Answer key</h1>") == ["Answer key"]
+
+
+def test_the_kit_texts_in_portuguese(clean_language: Any) -> None:
+    """The kit's own texts (no export needed): rules sheet, quizzes, README, answer line."""
+    from nothanks_lab.kit import build, quizzes, rules_sheet
+    from nothanks_lab.kit.notebooks import student_notebook
+
+    with language("pt_BR"):
+        sheet = rules_sheet.rules_sheet_html()
+        assert "Não, obrigado!" in sheet and "fichas" in sheet and "lang='pt-BR'" in sheet
+        assert kit_english(sheet) == []
+        for stem in quizzes.QUIZZES:
+            q = quizzes.quiz(stem)
+            for key in (False, True):
+                md = quizzes.quiz_markdown(q, key=key)
+                assert kit_english(md) == [], (stem, key, kit_english(md))
+        key_07 = quizzes.quiz_markdown(quizzes.quiz("07_bot_lab"), key=True)
+        assert re.search(r"0,\d{3}\b", key_07)  # the standard error with a decimal comma
+        readme = build._kit_readme([Path("01_play.ipynb")], set(), ["01_play"])
+        assert "kit do professor" in readme and kit_english(readme) == []
+        nb = nbformat_lesson()
+        cell = student_notebook(nb).cells[0].source
+        assert cell.startswith("answer = None  # sua resposta")
+    with language("en"):
+        assert "answer = None  # your answer" in student_notebook(nbformat_lesson()).cells[0].source
+
+
+def nbformat_lesson() -> Any:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell('answer = 19\nnt.lessons.check_answer("break_even_20", answer)')
+    ]
+    return nb
+
+
+@pytest.mark.slow
+def test_a_portuguese_kit_export_has_no_english_words(tmp_path: Path, clean_language: Any) -> None:
+    from nothanks_lab import kit
+    from nothanks_lab.kit import rules_sheet
+
+    out = tmp_path / "kit"
+    # Lesson 03's own Portuguese text has none of the words (01's calls the game "No Thanks!").
+    stems = ["01_play", "03_runs_exact_vs_simulated", "07_bot_lab"]
+    handout = "03_runs_exact_vs_simulated"
+    kit.export(out, lessons=stems, handouts=[handout], execute=False, language="pt_BR")
+    pages = {
+        "index": out / "index.html",
+        "README": out / "README.md",
+        "rules sheet": out / "teacher" / "rules_sheet.html",
+        "handout": out / "handouts" / f"{handout}.html",
+    }
+    for stem in stems:
+        for suffix in ("", "_key"):
+            pages[f"quiz {stem}{suffix}"] = out / "teacher" / f"quiz_{stem}{suffix}.html"
+    found = {name: kit_english(p.read_text()) for name, p in pages.items()}
+    assert found == {name: [] for name in pages}
+    for stem in stems:
+        guide = (out / "teacher" / f"{stem}.md").read_text()
+        assert "Guia do professor" in guide and "Erros comuns" in guide
+        # The guide's own text; the exercises' questions and hints come from
+        # nothanks_lab.lessons, which does not translate them yet (test below).
+        own = re.sub(r"\*\*(Pergunta|Resolução|Corrigido por)[^\n]*", "", guide)
+        assert kit_english(own) == [], (stem, kit_english(own))
+    why = kit.pdf_unavailable()
+    if why is not None:
+        pytest.skip(why)
+    assert rules_sheet.pdf_pages(out / "teacher" / "rules_sheet.pdf") == 1  # one A4 page
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="nothanks_lab.lessons keeps its exercises' questions and hints in English only",
+)
+def test_the_exercise_texts_of_a_portuguese_guide(clean_language: Any) -> None:
+    from nothanks_lab.kit.solutions import solution
+
+    with language("pt_BR"):
+        s = solution("break_even_20")
+        assert kit_english(s.question + " " + s.hint) == []
+
+
+def test_the_portuguese_notes_match_the_english_ones(clean_language: Any) -> None:
+    from nothanks_lab.kit.notes import FORMULAS, LESSON_NOTES
+    from nothanks_lab.kit.notes_pt import FORMULAS_PT, LESSON_NOTES_PT, formula, lesson_notes
+
+    assert LESSON_NOTES_PT.keys() == LESSON_NOTES.keys()
+    assert FORMULAS_PT.keys() == FORMULAS.keys()
+    for stem, en in LESSON_NOTES.items():
+        pt = LESSON_NOTES_PT[stem]
+        assert [m for m, _a in pt.timings] == [m for m, _a in en.timings], stem
+        assert len(pt.goals) == len(en.goals) and len(pt.prompts) == len(en.prompts), stem
+        assert len(pt.misconceptions) == len(en.misconceptions), stem
+    for key, en_formula in FORMULAS.items():  # the same numbers in both languages
+        assert re.findall(r"\d+", FORMULAS_PT[key]) == re.findall(r"\d+", en_formula), key
+    with language("pt_BR"):
+        assert lesson_notes("01_play") is LESSON_NOTES_PT["01_play"]
+        assert formula("p28_start") == FORMULAS_PT["p28_start"]
+    assert lesson_notes("01_play") is LESSON_NOTES["01_play"]
+    assert lesson_notes("no_such_lesson") is None

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, resolve_language
+from ..i18n import _, get_language, resolve_language
 from ..i18n import language as speaking
 from ..validate import write_atomic
 from .guides import guide_html, guide_markdown
 from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
-from .nbgrader_course import _NBGRADER_CONFIG, nbgrader_notebook
+from .nbgrader_course import nbgrader_config, nbgrader_notebook
 from .notebooks import _lesson_paths, _read, exercise_cells, find_notebooks, student_notebook
 from .notes import FORMULAS, LESSON_NOTES, PERIOD_MINUTES
 from .quizzes import QUIZZES, quiz, quiz_markdown
@@ -189,7 +189,7 @@ def _export(
         p.parts[-2] for p in report.files if len(p.parts) >= 3 and p.parts[-3] == "source"
     )
     if course:
-        _write(root / "nbgrader" / "nbgrader_config.py", _NBGRADER_CONFIG, report)
+        _write(root / "nbgrader" / "nbgrader_config.py", nbgrader_config(), report)
     readme = _kit_readme(paths, handout_stems, course)
     _write(root / "README.md", readme, report)
     _write(root / "index.html", guide_html(readme, _("No Thanks! lessons: teacher's kit")), report)
@@ -198,21 +198,9 @@ def _export(
     return report
 
 
-def _kit_readme(paths: Sequence[Path], handout_stems: set[str], course: Sequence[str]) -> str:
-    lessons = "\n".join(f"- `{p.stem}`" for p in paths)
-    without = [p.stem for p in paths if p.stem not in course]
-    quizzes = [p.stem for p in paths if p.stem in QUIZZES]
-    in_course = ", ".join(f"`{s}`" for s in course) or "none"
-    left_out = (
-        f" Not in it: {', '.join(f'`{s}`' for s in without)}: these lessons have no exercise "
-        "cells to grade (a lesson gets into the course by having exercises, nothing else)."
-        if without
-        else ""
-    )
-    quiz_list = "\n".join(
-        f"  - `teacher/quiz_{s}.html` (`.md`), key `teacher/quiz_{s}_key.html`" for s in quizzes
-    )
-    return f"""# No Thanks! lessons: teacher's kit
+# The kit's README in each language: one text per language, the same placeholders.
+_README: dict[str, str] = {
+    "en": """# No Thanks! lessons: teacher's kit
 
 Written by `nothanks-lab lessons export`. Lessons:
 
@@ -220,18 +208,71 @@ Written by `nothanks-lab lessons export`. Lessons:
 
 - `student/`: the notebooks to hand out; every exercise is unanswered and no cell reveals an
   answer. They need the package installed (`pip install nothanks_lab`).
-- `teacher/`: a guide per lesson (Markdown and HTML): goals, timings for a {PERIOD_MINUTES}-minute
+- `teacher/`: a guide per lesson (Markdown and HTML): goals, timings for a {period}-minute
   period, answers with working, discussion prompts, common misconceptions.
 - `teacher/rules_sheet.html` (and `rules_sheet.pdf` when Chromium is here): the rules on one
   printable A4 page, with a worked scoring example.
 - Paper quizzes (about 10 minutes, pen and paper) with answer keys, one per class lesson:
-{quiz_list or "  - none for these lessons"}
+{quiz_list}
 - `handouts/`: each lesson run and saved as one HTML page that opens offline; print it from a
-  browser, or use the PDF beside it when there is one. ({len(handout_stems)} written.)
+  browser, or use the PDF beside it when there is one. ({n_handouts} written.)
 - `nbgrader/`: an nbgrader course holding every lesson with exercises: {in_course}.{left_out}
   From that folder, with the venv's nbgrader (no PATH change needed: the course's
   `nbgrader_config.py` puts the folder of nbgrader's Python, which holds `alembic`, on PATH):
   `/path/to/.venv/bin/nbgrader generate_assignment LESSON` makes the student version in
   `release/`; collect submissions into `submitted/STUDENT/LESSON/` and run
   `/path/to/.venv/bin/nbgrader autograde LESSON`.
-"""
+""",
+    "pt_BR": """# Não, obrigado! lições: kit do professor
+
+Gerado por `nothanks-lab lessons export`. Lições:
+
+{lessons}
+
+- `student/`: os notebooks para entregar aos alunos; nenhum exercício vem respondido e nenhuma
+  célula revela uma resposta. Precisam do pacote instalado (`pip install nothanks_lab`).
+- `teacher/`: um guia por lição (Markdown e HTML): objetivos, tempos para uma aula de {period}
+  minutos, respostas com a resolução, perguntas para discussão, erros comuns.
+- `teacher/rules_sheet.html` (e `rules_sheet.pdf` quando o Chromium está instalado): as regras
+  numa página A4 para imprimir, com um exemplo de pontuação resolvido.
+- Avaliações em papel (cerca de 10 minutos, lápis e papel) com gabarito, uma por lição de aula:
+{quiz_list}
+- `handouts/`: cada lição executada e salva como uma página HTML que abre sem internet; imprima
+  pelo navegador, ou use o PDF ao lado quando houver. ({n_handouts} gerados.)
+- `nbgrader/`: um curso do nbgrader com todas as lições que têm exercícios: {in_course}.{left_out}
+  Nessa pasta, com o nbgrader do venv (sem mudar o PATH: o `nbgrader_config.py` do curso põe
+  no PATH a pasta do Python do nbgrader, onde está o `alembic`):
+  `/path/to/.venv/bin/nbgrader generate_assignment LESSON` gera a versão do aluno em
+  `release/`; junte as entregas em `submitted/STUDENT/LESSON/` e rode
+  `/path/to/.venv/bin/nbgrader autograde LESSON`.
+""",
+}
+
+
+def _kit_readme(paths: Sequence[Path], handout_stems: set[str], course: Sequence[str]) -> str:
+    lessons = "\n".join(f"- `{p.stem}`" for p in paths)
+    without = [p.stem for p in paths if p.stem not in course]
+    quizzes = [p.stem for p in paths if p.stem in QUIZZES]
+    in_course = ", ".join(f"`{s}`" for s in course) or _("none")
+    left_out = (
+        " "
+        + _(
+            "Not in it: {lessons}: these lessons have no exercise cells to grade (a lesson gets "
+            "into the course by having exercises, nothing else)."
+        ).format(lessons=", ".join(f"`{s}`" for s in without))
+        if without
+        else ""
+    )
+    quiz_list = "\n".join(
+        "  - "
+        + _("`teacher/quiz_{stem}.html` (`.md`), key `teacher/quiz_{stem}_key.html`").format(stem=s)
+        for s in quizzes
+    )
+    return _README[get_language()].format(
+        lessons=lessons,
+        period=PERIOD_MINUTES,
+        quiz_list=quiz_list or "  - " + _("none for these lessons"),
+        n_handouts=len(handout_stems),
+        in_course=in_course,
+        left_out=left_out,
+    )

@@ -12,9 +12,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..i18n import _, get_language
 from ..render.tables import markdown_table
 from .notebooks import _CHECK, _source, exercise_cells
-from .notes import LESSON_NOTES, PERIOD_MINUTES, LessonNotes
+from .notes import PERIOD_MINUTES, LessonNotes
+from .notes_pt import lesson_notes
 from .solutions import solution
 
 __all__ = ["guide_html", "guide_markdown"]
@@ -41,35 +43,41 @@ def _generic_notes(stem: str, nb: Any) -> LessonNotes:
     n = max(len(sections), 1)
     each = PERIOD_MINUTES // n
     timings = tuple(
-        (each + (1 if i < PERIOD_MINUTES - each * n else 0), s or "the lesson")
-        for i, s in enumerate(sections or ["the lesson"])
+        (each + (1 if i < PERIOD_MINUTES - each * n else 0), s or _("the lesson"))
+        for i, s in enumerate(sections or [_("the lesson")])
     )
     return LessonNotes(
         title=title,
-        goals=("see the learning goals at the top of the notebook",),
+        goals=(_("see the learning goals at the top of the notebook"),),
         timings=timings,
-        prompts=("What surprised you in this lesson, and why?",),
-        misconceptions=("(no notes yet for this lesson)",),
+        prompts=(_("What surprised you in this lesson, and why?"),),
+        misconceptions=(_("(no notes yet for this lesson)"),),
     )
 
 
 def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     """The teacher's guide of lesson `stem` (notebook `nb`) as Markdown.
 
-    `notes` defaults to :data:`LESSON_NOTES`; the answers are computed by the package now.
+    `notes` defaults to :data:`~.notes.LESSON_NOTES` (in the language in use); the answers are
+    computed by the package now.
     """
     if notes is None:
-        notes = LESSON_NOTES.get(stem) or _generic_notes(stem, nb)
-    lines = [f"# Teacher's guide: {notes.title}", "", f"Notebook: `{stem}.ipynb`", ""]
-    lines += ["## Goals", "", "After this lesson students can:", ""]
+        notes = lesson_notes(stem) or _generic_notes(stem, nb)
+    lines = [
+        "# " + _("Teacher's guide: {lesson}").format(lesson=notes.title),
+        "",
+        _("Notebook: `{stem}.ipynb`").format(stem=stem),
+        "",
+    ]
+    lines += ["## " + _("Goals"), "", _("After this lesson students can:"), ""]
     lines += [f"{i}. {g}" for i, g in enumerate(notes.goals, 1)]
     total = sum(m for m, _ in notes.timings)
-    timings = markdown_table(["minutes", "activity"], [[str(m), a] for m, a in notes.timings])
-    lines += ["", f"## Timings ({total} minutes)", "", timings]
-    lines += ["", "## Answers with working", ""]
+    timings = markdown_table([_("minutes"), _("activity")], [[str(m), a] for m, a in notes.timings])
+    lines += ["", "## " + _("Timings ({total} minutes)").format(total=total), "", timings]
+    lines += ["", "## " + _("Answers with working"), ""]
     cells = exercise_cells(nb)
     if not cells:
-        lines.append("This lesson has no self-check exercises.")
+        lines.append(_("This lesson has no self-check exercises."))
     from ..lessons import EXERCISES, _accepted
 
     # A key checked outside an exercise cell is a worked example: the lesson shows its answer.
@@ -81,29 +89,30 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
         for m in _CHECK.finditer(_source(c))
         if m["key"] not in asked and m["key"] in EXERCISES
     ]
-    items = [(f"Exercise {n}", ex.key) for n, ex in enumerate(cells, 1)]
-    items += [("Worked example in the lesson", key) for key in dict.fromkeys(worked)]
+    items = [(_("Exercise {n}").format(n=n), ex.key) for n, ex in enumerate(cells, 1)]
+    items += [(_("Worked example in the lesson"), key) for key in dict.fromkeys(worked)]
     for label, key in items:
         s = solution(key)
         accepted = _accepted(key)
         lines += [
             f"### {label}: `{key}`",
             "",
-            f"**Question.** {s.question}",
+            _("**Question.** {text}").format(text=s.question),
             "",
-            f"**Answer.** {s.text}",
+            _("**Answer.** {text}").format(text=s.text),
             "",
-            f"**Graded by `check_answer`.** {accepted[0].upper()}{accepted[1:]}; anything else is "
-            "wrong.",
+            _("**Graded by `check_answer`.** {accepted}; anything else is wrong.").format(
+                accepted=accepted[0].upper() + accepted[1:]
+            ),
             "",
-            f"**Working.** {s.hint}",
+            _("**Working.** {text}").format(text=s.hint),
         ]
         if s.formula:
-            lines += ["", f"Formula: `{s.formula}`"]
+            lines += ["", _("Formula: `{formula}`").format(formula=s.formula)]
         lines.append("")
-    lines += ["## Discussion prompts", ""]
+    lines += ["## " + _("Discussion prompts"), ""]
     lines += [f"- {p}" for p in notes.prompts]
-    lines += ["", "## Common misconceptions", ""]
+    lines += ["", "## " + _("Common misconceptions"), ""]
     lines += [f"- {m}" for m in notes.misconceptions]
     return "\n".join(lines) + "\n"
 
@@ -117,13 +126,15 @@ h3 { margin-top: 1.4em; } @media print { body { margin: 0; max-width: none; } }
 """
 
 
-def guide_html(markdown: str, title: str = "Teacher's guide") -> str:
+def guide_html(markdown: str, title: str | None = None) -> str:
     """A guide's Markdown as one self-contained HTML page (no scripts, nothing fetched)."""
     import mistune
 
     body = mistune.create_markdown(plugins=["table"])(markdown)
+    title = _("Teacher's guide") if title is None else title
+    lang = get_language().replace("_", "-")
     return (
-        f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<!DOCTYPE html>\n<html lang='{lang}'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_GUIDE_CSS}</style></head>"
         f"<body>\n{body}</body></html>\n"
     )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..i18n import N_, _
 from .notebooks import _source
 
 __all__ = [
@@ -56,7 +57,7 @@ _CDN_MATHJAX = re.compile(
     r"<script[^>]*\bsrc=[\"'](?:https?:)?//[^\"']*mathjax[^\"']*[\"'][^>]*>\s*</script>"
 )
 _WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-_WIDGET_NOTE = "[An interactive widget: open the notebook in JupyterLab or Voilà to use it.]"
+_WIDGET_NOTE = N_("[An interactive widget: open the notebook in JupyterLab or Voilà to use it.]")
 
 
 class HandoutError(RuntimeError):
@@ -118,7 +119,7 @@ def handout_html(
             if _WIDGET_MIME in data:
                 data.pop(_WIDGET_MIME)
                 data.pop("text/html", None)
-                data["text/plain"] = _WIDGET_NOTE
+                data["text/plain"] = _(_WIDGET_NOTE)
     config = Config()
     config.TagRemovePreprocessor.enabled = True
     config.TagRemovePreprocessor.remove_input_tags = {_HIDDEN_TAG}
@@ -129,7 +130,7 @@ def handout_html(
         extra_loaders=[jinja2.DictLoader({"kit_offline.html.j2": _OFFLINE_TEMPLATE})],
         template_file="kit_offline.html.j2",
     )
-    body, _ = exporter.from_notebook_node(run)
+    body, _resources = exporter.from_notebook_node(run)
     return body
 
 

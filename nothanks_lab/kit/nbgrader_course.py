@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..i18n import _
 from .notebooks import _source, exercise_cells, student_notebook
 from .solutions import solution
 
-__all__ = ["nbgrader_notebook"]
+__all__ = ["nbgrader_config", "nbgrader_notebook"]
 
 # ------------------------------------------------------------------ nbgrader
 _NBGRADER_CONFIG = '''"""nbgrader settings of the No Thanks! lessons (from the teacher's kit)."""
@@ -38,6 +39,13 @@ c.CourseDirectory.root = "."
 # yet"), instead of nbgrader's default stub, which raises NotImplementedError.
 c.ClearSolutions.code_stub = {"python": "# YOUR ANSWER: replace None above by your answer"}
 '''
+_STUB = "# YOUR ANSWER: replace None above by your answer"
+
+
+def nbgrader_config() -> str:
+    """The course's ``nbgrader_config.py``, its answer stub in the language in use."""
+    stub = "# " + _("YOUR ANSWER: replace None above by your answer")
+    return _NBGRADER_CONFIG.replace(_STUB, stub)
 
 
 def _nbgrader_meta(grade_id: str, *, solution: bool, grade: bool) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+
 __all__ = [
     "TEACHER_TAGS",
     "ExerciseCell",
@@ -145,7 +147,7 @@ def student_notebook(nb: Any) -> Any:
         cell = out.cells[ex.index]
         cell.source = re.sub(
             rf"^(\s*){re.escape(ex.variable)}\s*=.*$",
-            rf"\g<1>{ex.variable} = None  # your answer",
+            r"\g<1>" + f"{ex.variable} = None  # " + _("your answer"),
             _source(cell),
             count=1,
             flags=re.MULTILINE,

@@ -4,7 +4,8 @@ This is data, not code: :data:`LESSON_NOTES` holds what a teacher needs to know 
 lesson beyond the notebook (a :class:`LessonNotes` per notebook stem, its timings filling a
 :data:`PERIOD_MINUTES` class period), and :data:`FORMULAS` the working behind each exercise's
 answer, shown in the teacher's guides beside the answer the package computes. A lesson missing
-here still gets a generic guide (:mod:`nothanks_lab.kit.guides`).
+here still gets a generic guide (:mod:`nothanks_lab.kit.guides`). The Portuguese notes, and
+the choice by the language in use, are in :mod:`.notes_pt`.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..i18n import _, get_language
 from ..rules import Rules, card_points, runs, score
 from .guides import guide_html
 
@@ -34,46 +35,22 @@ table { margin: 4pt 0; } th, td { padding: 2pt 8pt; }
 
 _RUN = (27, 28, 29, 30)
 
-
-def rules_sheet_markdown(rules: Rules | None = None) -> str:
-    """The rules of `rules` (default: the standard game) on one page, as Markdown."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a nothanks_lab.Rules, got {rules!r}")
-    counts = rules.player_counts
-    chips = {n: rules.starting_chips(n) for n in counts}
-    by_chips: dict[int, list[int]] = {}
-    for n, c in chips.items():
-        by_chips.setdefault(c, []).append(n)
-    chip_rows = "\n".join(
-        f"| {ns[0]}–{ns[-1]} players | {c} chips each |"
-        if len(ns) > 1
-        else f"| {ns[0]} players | {c} chips each |"
-        for c, ns in by_chips.items()
-    )
-    hand = [c for c in EXAMPLE_HAND if rules.low_card <= c <= rules.high_card]
-    groups = runs(hand)
-    points = card_points(hand)
-    total = score(hand, EXAMPLE_CHIPS)
-    run_rows = "\n".join(
-        f"| {', '.join(map(str, r))} | "
-        f"{'a run: counts its lowest card' if len(r) > 1 else 'on its own'} | {r[0]} |"
-        for r in groups
-    )
-    lows = " + ".join(str(r[0]) for r in groups)
-    return f"""# No Thanks! — the rules on one page
+# The sheet's prose in each language: one text per language, the same placeholders, filled
+# by :func:`rules_sheet_markdown` (a long block reads better whole than cut into messages).
+_SHEET: dict[str, str] = {
+    "en": """# No Thanks! — the rules on one page
 
 **The aim:** end the round with the **lowest** score. Cards cost you points; chips save you
 points.
 
 ## What is in the box
 
-- {rules.n_cards} cards numbered {rules.low_card} to {rules.high_card}. Before each round,
-  **{rules.n_removed} cards are taken out at random, face down, and nobody looks at them**. The
-  other {rules.n_in_play} cards are shuffled into a pile: they are the cards of the round. So
+- {n_cards} cards numbered {low} to {high}. Before each round,
+  **{n_removed} cards are taken out at random, face down, and nobody looks at them**. The
+  other {n_in_play} cards are shuffled into a pile: they are the cards of the round. So
   when you wait for a card, it may never come.
 - Chips. Everyone starts with the same number; it depends on how many play
-  ({counts[0]} to {counts[-1]} players):
+  ({fewest} to {most} players):
 
 | players | chips |
 |---|---|
@@ -98,26 +75,127 @@ each player's scores; the lowest total wins. Players with the same lowest score 
 
 - Each card counts its number in points: a 30 costs you 30 points.
 - **But a run of cards in a row counts only its lowest card.** 27, 28, 29, 30 costs
-  {card_points(_RUN)} points, not {sum(_RUN)}. That is why a high card can be worth taking if it
+  {run_points} points, not {run_sum}. That is why a high card can be worth taking if it
   fits next to one you have.
 - **Each chip you hold at the end takes one point off.**
 
 ## A worked example
 
-At the end of a round you hold the cards {", ".join(map(str, hand))} and {EXAMPLE_CHIPS} chips.
+At the end of a round you hold the cards {hand} and {chips} chips.
 
 | cards | why | points |
 |---|---|---|
 {run_rows}
 
-Card points: {lows} = **{points}**. Minus {EXAMPLE_CHIPS} chips: {points} − {EXAMPLE_CHIPS} =
-**{total}**. Without the runs, the same cards would have cost {sum(hand)} points.
-"""
+Card points: {lows} = **{points}**. Minus {chips} chips: {points} − {chips} =
+**{total}**. Without the runs, the same cards would have cost {hand_sum} points.
+""",
+    "pt_BR": """# Não, obrigado! — as regras em uma página
+
+**O objetivo:** terminar a rodada com a **menor** pontuação. As cartas custam pontos; as fichas
+descontam pontos.
+
+## O que vem na caixa
+
+- {n_cards} cartas numeradas de {low} a {high}. Antes de cada rodada, **{n_removed} cartas são
+  retiradas ao acaso, viradas para baixo, e ninguém olha para elas**. As outras {n_in_play}
+  cartas são embaralhadas num monte: são as cartas da rodada. Por isso, quando você espera por
+  uma carta, ela pode nunca aparecer.
+- Fichas. Todos começam com o mesmo número; ele depende de quantos jogam
+  (de {fewest} a {most} jogadores):
+
+| jogadores | fichas |
+|---|---|
+{chip_rows}
+
+Você pode esconder suas fichas; as cartas que você pega ficam viradas para cima, à vista de
+todos.
+
+## A sua vez
+
+A carta do topo do monte é virada para cima. Quem está na vez faz uma de duas coisas:
+
+- **"Não, obrigado!"**: coloque uma das suas fichas sobre a carta. Agora o próximo jogador (à
+  sua esquerda) decide sobre a mesma carta, com uma ficha a mais no pote. Se você não tem mais
+  fichas, não pode recusar: é obrigado a pegar a carta.
+- **Pegar**: coloque a carta virada para cima na sua frente, junto com **todas as fichas do
+  pote** (agora são suas). Depois vire a próxima carta: é a sua vez de novo.
+
+A rodada termina quando a última carta é pegada. Uma partida tem várias rodadas (quatro é um
+bom número): somam-se as pontuações de cada jogador; vence o menor total. Jogadores empatados
+com o menor total dividem a vitória.
+
+## A pontuação
+
+- Cada carta vale o seu número em pontos: um 30 custa 30 pontos.
+- **Mas uma sequência de cartas seguidas conta só a sua menor carta.** 27, 28, 29, 30 custa
+  {run_points} pontos, não {run_sum}. Por isso pode valer a pena pegar uma carta alta que
+  encaixa ao lado de uma que você já tem.
+- **Cada ficha que você tem no final desconta um ponto.**
+
+## Um exemplo resolvido
+
+No fim de uma rodada você tem as cartas {hand} e {chips} fichas.
+
+| cartas | por quê | pontos |
+|---|---|---|
+{run_rows}
+
+Pontos das cartas: {lows} = **{points}**. Menos {chips} fichas: {points} − {chips} =
+**{total}**. Sem as sequências, as mesmas cartas custariam {hand_sum} pontos.
+""",
+}
+
+
+def rules_sheet_markdown(rules: Rules | None = None) -> str:
+    """The rules of `rules` (default: the standard game) on one page, as Markdown."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a nothanks_lab.Rules, got {rules!r}")
+    counts = rules.player_counts
+    chips = {n: rules.starting_chips(n) for n in counts}
+    by_chips: dict[int, list[int]] = {}
+    for n, c in chips.items():
+        by_chips.setdefault(c, []).append(n)
+    chip_rows = "\n".join(
+        _("| {lo}–{hi} players | {chips} chips each |").format(lo=ns[0], hi=ns[-1], chips=c)
+        if len(ns) > 1
+        else _("| {n} players | {chips} chips each |").format(n=ns[0], chips=c)
+        for c, ns in by_chips.items()
+    )
+    hand = [c for c in EXAMPLE_HAND if rules.low_card <= c <= rules.high_card]
+    groups = runs(hand)
+    points = card_points(hand)
+    total = score(hand, EXAMPLE_CHIPS)
+    why = {True: _("a run: counts its lowest card"), False: _("on its own")}
+    run_rows = "\n".join(
+        f"| {', '.join(map(str, r))} | {why[len(r) > 1]} | {r[0]} |" for r in groups
+    )
+    lows = " + ".join(str(r[0]) for r in groups)
+    return _SHEET[get_language()].format(
+        n_cards=rules.n_cards,
+        low=rules.low_card,
+        high=rules.high_card,
+        n_removed=rules.n_removed,
+        n_in_play=rules.n_in_play,
+        fewest=counts[0],
+        most=counts[-1],
+        chip_rows=chip_rows,
+        run_points=card_points(_RUN),
+        run_sum=sum(_RUN),
+        hand=", ".join(map(str, hand)),
+        chips=EXAMPLE_CHIPS,
+        run_rows=run_rows,
+        lows=lows,
+        points=points,
+        total=total,
+        hand_sum=sum(hand),
+    )
 
 
 def rules_sheet_html(rules: Rules | None = None) -> str:
     """The rules sheet as one self-contained, printable HTML page (A4, one page)."""
-    page = guide_html(rules_sheet_markdown(rules), "No Thanks! — the rules")
+    page = guide_html(rules_sheet_markdown(rules), _("No Thanks! — the rules"))
     return page.replace("</style>", _SHEET_CSS + "</style>", 1)
 
 

@@ -2,7 +2,8 @@
 
 :func:`solution` asks :mod:`nothanks_lab.lessons` for the answer, computed by the package now
 (the teacher's side of the lessons, never a student's), and pairs it with the question, the
-hint and the formula of :data:`~nothanks_lab.kit.notes.FORMULAS`. The guides and the nbgrader
+hint (each through the catalog, so a translated exercise reads in the kit's language) and the
+formula of :func:`~nothanks_lab.kit.notes_pt.formula`. The guides and the nbgrader
 course write their answers from it.
 """
 
@@ -11,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .notes import FORMULAS
+from ..i18n import _
+from .notes_pt import formula
 
 __all__ = ["Solution", "as_fraction", "solution"]
 
@@ -71,9 +73,9 @@ def solution(key: str) -> Solution:
     value = lessons._solution(key)  # the teacher's side of the package: allowed here
     return Solution(
         key=key,
-        question=ex.question,
+        question=_(ex.question),
         value=value,
         fraction=as_fraction(value),
-        hint=ex.hint,
-        formula=FORMULAS.get(key),
+        hint=_(ex.hint),
+        formula=formula(key),
     )
