@@ -464,3 +464,29 @@ def test_the_play_table_reviews_a_round_as_it_does_once_saved_and_loaded(tmp_pat
     path.write_text(t.session.round_json(), encoding="utf-8")
     doc = json.loads(run(["review", str(path), "--format", "json"]))
     assert [(m["move"] - 1, m["label"]) for m in doc["moves"]] == [(i, la) for i, la, _ in before]
+
+
+def test_a_played_best_move_is_called_better_only_when_the_rollouts_show_it() -> None:
+    """Newcomer trial (issue 25, item 3): the review said "the better move (by 0.3 expected
+    points)" where the hint, on its own rollouts, found the other move better. A move is called
+    better only when the paired difference's interval excludes 0; else "as good as"."""
+    from nothanks_lab.render.review import _move_review_words
+
+    g = nt.Game(3, seed=11)
+    bot = nt.bots.MarginalCostBot(8)
+    while not g.is_over:
+        g.step(bot.act(g.view(g.current_player)))
+    words = {"better": 0, "as good": 0}
+    for m in nt.review(g, 0, seed=5, n=200).moves:
+        if m.forced or m.action is not m.best:
+            continue
+        text = _move_review_words(m)
+        d = m.score_diff
+        assert d is not None
+        if d.low <= 0 <= d.high:
+            assert text.startswith("as good as the other move"), (d, text)
+            words["as good"] += 1
+        else:
+            assert text.startswith("the better move"), (d, text)
+            words["better"] += 1
+    assert words["better"] and words["as good"], words  # both cases met on this round

@@ -46,6 +46,10 @@ def _move_review_words(m: MoveReview) -> str:
     if m.forced:
         return _("forced (no chips left)")
     if m.action is m.best:
+        d = m.score_diff
+        if d is not None and d.low <= 0 <= d.high:
+            # The difference's interval holds 0: neither move is shown to be better.
+            return _("as good as the other move, as far as the rollouts can tell")
         return _("the better move (by {gap} expected points)").format(gap=fmt_decimal(_gap(m), 1))
     c = m.cost_estimate
     return _("cost {cost} points [{low}, {high}]; better: {best}").format(
@@ -66,10 +70,12 @@ def review_html(review: Review, current_step: int | None = None) -> str:
 
     `current_step` (a replay step, ``move index + 1``) highlights the decision that led to it.
     """
-    th = f"{_CELL}text-align:left;border-bottom:1px solid #999"
+    cell = "padding:.2em .35em;"  # tighter than the table's cells: six columns on a phone
+    num = _NUM.replace(_CELL, cell)
+    th = f"{cell}text-align:left;border-bottom:1px solid #999"
     head = "".join(
         f"<th style='{th}'>{_(h) if h else h}</th>"
-        for h in (N_("move"), N_("card"), N_("pot"), N_("chips"), N_("played"), N_("label"), "")
+        for h in (N_("move"), N_("card"), N_("pot"), N_("chips"), N_("played"), N_("label"))
     )
     rows = []
     for m in review.moves:
@@ -77,11 +83,13 @@ def review_html(review: Review, current_step: int | None = None) -> str:
         style = f" style='background:{TO_ACT_BG};color:{INK}'" if here else ""
         rows.append(
             f"<tr class='nothanks-move' data-step='{m.index + 1}' data-label='{m.label}'{style}>"
-            f"<td style='{_NUM}'>{m.index + 1}</td><td style='{_NUM}'>{m.card}</td>"
-            f"<td style='{_NUM}'>{m.pot}</td><td style='{_NUM}'>{m.view.my_chips}</td>"
-            f"<td style='{_CELL}'>{_(str(m.action))}</td>"
-            f"<td style='{_CELL}'>{label_html(m.label)}</td>"
-            f"<td style='{_CELL}color:#444'><small>{escape(_move_review_words(m))}</small></td>"
+            f"<td style='{num}'>{m.index + 1}</td><td style='{num}'>{m.card}</td>"
+            f"<td style='{num}'>{m.pot}</td><td style='{num}'>{m.view.my_chips}</td>"
+            f"<td style='{cell}'>{_(str(m.action))}</td>"
+            # The label with its reason below it, in one cell that wraps: a separate reason
+            # column was pushed out of narrow boxes (1280 px beside the file browser, phones).
+            f"<td style='{cell}white-space:normal;min-width:7em'>{label_html(m.label)}<br>"
+            f"<small>{escape(_move_review_words(m))}</small></td>"
             "</tr>"
         )
     cards = len(review.card_costs)
@@ -104,10 +112,11 @@ def review_html(review: Review, current_step: int | None = None) -> str:
         f"</h4><div class='nothanks-review-summary'><b>"
         f"{escape(headline[:1].upper() + headline[1:])}</b><br>"
         f"<small>{escape(detail)}</small></div>"
-        f"<div style='max-height:26em;overflow:auto'>"
+        f"<div style='max-height:44em;overflow:auto;max-width:100%'>"
         f"<table style='border-collapse:collapse;background:{PAPER};color:{INK}'>"
         f"<tr>{head}</tr>{''.join(rows)}</table></div>"
-        f"<small>{escape(review.header())}</small></div>"
+        "<details><summary>" + _("How is this computed?") + "</summary>"
+        f"<small>{escape(review.header())}</small></details></div>"
     )
 
 

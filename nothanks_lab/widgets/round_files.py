@@ -49,6 +49,7 @@ class RoundFiles:
             accept=".json",
             multiple=False,
             description=_("Load a round"),
+            tooltip=_("Load a round"),  # else the button's title reads "null"
             icon="upload",
             layout=W.Layout(width="auto"),
         )
