@@ -154,7 +154,7 @@ def test_every_subset_is_enumerated_once() -> None:
 def test_position_state_is_the_view_s_position_and_plays_each_row_s_move() -> None:
     """`position_state` (the one way a position becomes a batch state): every row is
     `Game.from_position` of its guess, and a move per row is that move played by the engine."""
-    from nothanks_lab.view import position_state
+    from nothanks_lab.view import any_chip_total, position_state
 
     g = nt.Game(4, seed=3)
     rng = np.random.default_rng(3)
@@ -176,7 +176,8 @@ def test_position_state_is_the_view_s_position_and_plays_each_row_s_move() -> No
         position_state(view, guesses[:, 1:])
     seat = view.seat
     chips = tuple(0 if p == seat else c for p, c in enumerate(view.chips))
-    broke = dataclasses.replace(view, my_chips=0, chips=chips)
+    with any_chip_total():  # a made-up position: the seat's chips are gone, not moved
+        broke = dataclasses.replace(view, my_chips=0, chips=chips)
     with pytest.raises(ValueError, match="no chip to pass"):
         position_state(broke, guesses, take)
     assert position_state(broke, guesses, True).turned.tolist() == [s.turned[0]] * 6
