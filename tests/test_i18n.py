@@ -422,3 +422,52 @@ def test_the_kit_exports_in_portuguese(tmp_path: Path, clean_language: Any) -> N
     assert nt.get_language() == "en"  # the export held its language only while it ran
     with pytest.raises(SystemExit):
         main([*argv, "--language", "fr"])
+
+
+# ------------------------------------------------------------------ the lessons' texts
+#: English words that no Portuguese lesson text holds (code such as ``RandomBot(p_take=0.2)``
+#: and the number forms the checker reads are no English prose).
+ENGLISH_PROSE = re.compile(
+    r"\b(the|what|is|and|of|with|how|Exercise|Right|Close|Not|yet|could|read|write|Take|"
+    r"Thanks|chips?|cards?|Hint|SEED must|whole number)\b",
+    re.IGNORECASE,
+)
+
+
+def english_prose(text: str) -> list[str]:
+    return ENGLISH_PROSE.findall(re.sub(r"\b\w+ ?=", "", text))  # not a keyword argument
+
+
+def test_a_portuguese_exercise_shows_and_grades_without_english() -> None:
+    from nothanks_lab.lessons import check_answer, exercises
+    from nothanks_lab.lessons.keys import EXERCISES
+
+    answers: tuple[object, ...] = (None, "", 0.2, 250, "abc", True, 1j, b"1", [1, 2], "9" * 300)
+    for key in exercises():
+        ex = EXERCISES[key]
+        with language("pt_BR"):
+            texts = [str(ex), ex._repr_html_(), ex.hint, ex.one_above or ""]
+            texts += [str(check_answer(key, a)) for a in answers]
+        for text in texts:
+            assert english_prose(text) == [], (key, text)
+        assert "{" not in texts[0], texts[0]  # the question's values are filled in
+    # Shown after the language changed, the same exercise and verdict follow it.
+    fb = check_answer("p28_start", 0.2)
+    with language("pt_BR"):
+        assert str(exercise_p28 := EXERCISES["p28_start"]).startswith("Exercício 'p28_start': ")
+        assert str(fb).startswith("✘ Ainda não (p28_start)")
+    assert str(exercise_p28).startswith("Exercise 'p28_start': At the start")
+    assert "40, 52, 31, 47, 60" in EXERCISES["paired_mean_change"].question
+
+
+def test_the_seed_line_in_portuguese() -> None:
+    from nothanks_lab.lessons import use_seed
+    from nothanks_lab.lessons.seed import SeedError
+
+    for bad in (-5, 3.5, 2_000_000):
+        with language("pt_BR"), pytest.raises(SeedError) as err:
+            use_seed(bad)
+        assert english_prose(str(err.value)) == [], str(err.value)
+        assert "1.000.000" in str(err.value)
+    with pytest.raises(SeedError, match=r"from 0 to 1,000,000; it is 2,000,000\."):
+        use_seed(2_000_000)
