@@ -51,7 +51,7 @@ import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
 from .engine import Action, Game, SeedLike
-from .i18n import _, fmt_decimal, get_language, ngettext
+from .i18n import _, fmt_decimal, fmt_percent, get_language, ngettext
 from .render.tables import markdown_table, text_table
 from .stats import Interval
 from .validate import MAX_SAMPLE_ROWS, check_count, check_int, check_seat, seed_sequence
@@ -307,15 +307,30 @@ class Review:
 
     def summary(self) -> str:
         """The headline, then the final score, decisions, accuracy and label counts."""
-        acc = "n/a" if self.accuracy is None else f"{self.accuracy:.0%}"
-        counts = ", ".join(f"{k} {v}" for k, v in self.counts.items())
-        final = "" if self.final_score is None else f"final score {self.final_score}; "
+        acc = _("n/a") if self.accuracy is None else fmt_percent(self.accuracy)
+        counts = ", ".join(f"{_(k)} {v}" for k, v in self.counts.items())
+        final = (
+            ""
+            if self.final_score is None
+            else _("final score {score}; ").format(score=self.final_score)
+        )
         cards = len(self.card_costs)
         # No summed cost here: each decision's cost is measured from its own position, so a sum
         # reads like points lost from the final score, which it is not (`total_cost` keeps it).
-        return (
-            f"{self.headline()}. {final}{len(self.moves)} decisions on {cards} "
-            f"card{'s' * (cards != 1)} ({self.choices} real choices); accuracy {acc}; {counts}"
+        return ngettext(
+            "{headline}. {final}{moves} decisions on {cards} card ({choices} real choices); "
+            "accuracy {accuracy}; {counts}",
+            "{headline}. {final}{moves} decisions on {cards} cards ({choices} real choices); "
+            "accuracy {accuracy}; {counts}",
+            cards,
+        ).format(
+            headline=self.headline(),
+            final=final,
+            moves=len(self.moves),
+            cards=cards,
+            choices=self.choices,
+            accuracy=acc,
+            counts=counts,
         )
 
     def table(self, fmt: str = "text") -> str:
