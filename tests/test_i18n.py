@@ -471,3 +471,25 @@ def test_the_seed_line_in_portuguese() -> None:
         assert "1.000.000" in str(err.value)
     with pytest.raises(SeedError, match=r"from 0 to 1,000,000; it is 2,000,000\."):
         use_seed(2_000_000)
+
+
+def test_evaluation_interval_and_review_summary_in_portuguese() -> None:
+    from nothanks_lab import analysis as an
+    from nothanks_lab.stats import Interval
+
+    interval = Interval(53.61, 52.39, 54.83, 400)
+    with language("pt_BR"):
+        assert str(interval) == "53,61 [52,39; 54,83] (95%, n=400)"
+    assert str(interval) == "53.61 [52.39, 54.83] (95%, n=400)"
+    ev = an.evaluate_position(an.position_view(11, 0, n_players=3), n=1000, seed=1)
+    game = nt.Game(3, seed=4)
+    game.step(Action.TAKE)
+    rev = nt.review(game, 0, seed=1, n=200)
+    with language("pt_BR"):
+        texts = [str(ev), rev.summary()]
+    assert "1.000 simulações por jogada" in texts[0] and "com 0 fichas no pote" in texts[0]
+    assert re.search(r"pontuação \d+,\d\d \[\d+,\d\d; \d+,\d\d\]", texts[0]), texts[0]
+    assert "decisões em 1 carta" in texts[1] and "precisão" in texts[1], texts[1]
+    for text in texts:
+        assert not re.search(r"\d\.(?!\d{3}\b)\d", text), text  # a point only groups thousands
+        assert english_prose(text) == [] and english_words(text) == [], text
