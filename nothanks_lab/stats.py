@@ -76,11 +76,11 @@ class Interval:
         """``53.61 [52.39, 54.83] (95%, n=400)``; ``53,61 [52,39; 54,83] (95%, n=400)`` in
         Portuguese (a decimal comma, so ``;`` between the ends)."""
         level = fmt_percent(self.level)
-        value = _number(self.value, ".4g")
+        value = fmt_number(self.value, ".4g")
         return f"{value} {fmt_ends(self.low, self.high, '.4g')} ({level}, n={self.n})"
 
 
-def _number(x: float, spec: str) -> str:
+def fmt_number(x: float, spec: str) -> str:
     """`x` formatted by `spec`, with the decimal mark of the language in use."""
     text = f"{x:{spec}}"
     return text.replace(".", _decimal_mark())
@@ -96,7 +96,7 @@ def fmt_ends(low: float, high: float, spec: str) -> str:
     if math.isnan(low) or math.isnan(high):
         return "[" + _("n/a") + "]"
     between = "; " if _decimal_mark() == "," else ", "
-    return f"[{_number(low, spec)}{between}{_number(high, spec)}]"
+    return f"[{fmt_number(low, spec)}{between}{fmt_number(high, spec)}]"
 
 
 def check_level(level: object, name: str = "level") -> float:
