@@ -493,3 +493,72 @@ def test_evaluation_interval_and_review_summary_in_portuguese() -> None:
     for text in texts:
         assert not re.search(r"\d\.(?!\d{3}\b)\d", text), text  # a point only groups thousands
         assert english_prose(text) == [] and english_words(text) == [], text
+
+
+def figure_words(fig: Any) -> str:
+    """Every title, axis title, legend entry and hover text of a figure, in one string."""
+    layout = fig.layout
+    texts = [layout.title.text or ""]
+    fig.for_each_xaxis(lambda a: texts.append(a.title.text or ""))
+    fig.for_each_yaxis(lambda a: texts.append(a.title.text or ""))
+    texts += [a.text or "" for a in layout.annotations]
+    for trace in fig.data:
+        texts += [str(trace.name or ""), str(getattr(trace, "hovertemplate", "") or "")]
+        if getattr(trace, "colorbar", None) is not None:
+            texts.append(str(trace.colorbar.title.text or ""))
+    return "\n".join(texts)
+
+
+def test_every_plot_in_portuguese_holds_no_english_word() -> None:
+    from types import SimpleNamespace
+
+    from nothanks_lab import analysis as an
+    from nothanks_lab import plots
+    from nothanks_lab import probability as pr
+    from nothanks_lab.bots import MarginalCostBot
+
+    result = nt.tournament([MarginalCostBot(t) for t in (10, 0, -20)], 3, 30, seed=1)
+    sweep = [{"threshold": t, "milk": m, "win_share": 0.5} for t in (0, 4) for m in (0, 1)]
+    gap = SimpleNamespace(gap=0.1, first=0.6, second=0.6)
+    with language("pt_BR"):
+        figures = {
+            "in_play": plots.plot_in_play_chances([3, 10], hand=(27, 29)),
+            "removed": plots.plot_removed_count(
+                pr.removed_count_pmf([27, 28]), pr.mc_removed_count_pmf([27, 28], n=200, seed=1)
+            ),
+            "removed_all": plots.plot_removed_count(pr.removed_count_pmf([27]), cards=[27]),
+            "runs": plots.plot_run_count(pr.run_count_pmf(), pr.mc_run_count_pmf(n=200, seed=2)),
+            "convergence": plots.plot_convergence(
+                pr.convergence(
+                    lambda: pr.p_all_in_play(28),
+                    lambda n, seed: pr.mc_p_all_in_play(28, n=n, seed=seed),
+                    [100, 1000],
+                    seed=4,
+                )
+            ),
+            "chip_value": plots.plot_chip_value(
+                an.chip_value((3,), extra_chips=(0, 1), n_games=40, seed=1)
+            ),
+            "take_pass": plots.plot_take_pass(an.take_pass_surface(range(3, 9), range(0, 4), ())),
+            "take_rate": plots.plot_take_rate([0, 1, 2], [True, True, False], threshold=1),
+            "exploitability": plots.plot_exploitability({"MarginalCostBot(5)": gap}),
+            "win_shares": plots.plot_win_shares(result),
+            "mean_scores": plots.plot_win_shares(result, metric="mean_score"),
+            "sweep": plots.plot_sweep(sweep, "threshold", "milk"),
+            "sweep_curve": plots.plot_sweep(sweep[:2], "threshold"),
+            "scores": plots.plot_score_distribution(nt.simulate([MarginalCostBot(5)] * 3, 30)),
+            "pairwise": plots.plot_pairwise(result),
+            "ratings": plots.plot_ratings(result),
+            "seats": plots.plot_seat_positions(result),
+            "timeline": plots.plot_timeline(nt.play_game([MarginalCostBot(5)] * 3, seed=1)),
+        }
+    plot_words = re.compile(
+        r"\b(play|score|share|rounds?|seats?|win|mean|over|by|exact|simulated|runs?|"
+        r"probability|rating|row|column|fair|players?|net cost|worth|removed)\b",
+        re.IGNORECASE,
+    )
+    for name, fig in figures.items():
+        text = figure_words(fig)
+        assert english_prose(text) == [] and english_words(text) == [], (name, text)
+        assert plot_words.findall(text) == [], (name, text)
+    assert "Quanto vale uma ficha?" in figure_words(figures["chip_value"])

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..render.figures import OKABE_ITO
 from .common import EXACT_COLOR, _error_y, _records, _style
 
@@ -105,13 +105,14 @@ def plot_take_rate(
     takes: Sequence[bool],
     *,
     threshold: float | None = None,
-    name: str = "perfect play",
+    name: str = N_("perfect play"),
 ) -> go.Figure:
     """How often a policy takes, by the card's net cost (its marginal points minus the pot).
 
     `net_costs` and `takes` hold one entry per position with a choice. A `MarginalCostBot`
     with `threshold` (drawn when given) takes exactly when the net cost is at most it.
     """
+    name = _(name)  # the default, "perfect play", in the language in use
     costs = np.asarray(net_costs, dtype=np.int64)
     took = np.asarray(takes, dtype=bool)
     if costs.shape != took.shape or costs.ndim != 1 or costs.size == 0:

@@ -17,10 +17,17 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..i18n import _, fmt_decimal, fmt_int
+from ..i18n import N_, _, fmt_decimal, fmt_int
 from ..render.figures import OKABE_ITO
 from ..render.tables import fmt_share
 from .common import EXACT_COLOR, _column, _error_y, _records, _style
+
+_METRIC_NAMES = {"win_share": N_("win share"), "mean_score": N_("mean score")}
+
+
+def _metric_name(metric: str) -> str:
+    """A result column as a person reads it (``win_share``: "win share"), translated."""
+    return _(_METRIC_NAMES.get(metric, metric.replace("_", " ")))
 
 
 def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
@@ -44,7 +51,7 @@ def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
         x=[str(b) for b in _column(recs, "bot")],
         y=v.tolist(),
         error_y=_error_y(v, lo, hi),
-        name=_(metric.replace("_", " ")),
+        name=_metric_name(metric),
         marker_color=OKABE_ITO["blue"],
     )
     players = recs[0].get("n_players")
@@ -75,7 +82,7 @@ def plot_sweep(result: Any, x: str, y: str | None = None, *, value: str = "win_s
     recs = _records(result)
     xs_all = _column(recs, x)
     vals = np.array(_column(recs, value), dtype=np.float64)
-    label = _(value.replace("_", " "))  # "win share", "mean score": in the language in use
+    label = _metric_name(value)
     fig = go.Figure()
     if y is None:
         order = np.argsort(np.asarray(xs_all, dtype=np.float64), kind="stable")
@@ -128,7 +135,8 @@ def plot_score_distribution(
             arr = arr[:, None]
         if arr.ndim != 2:
             raise ValueError(f"scores must be 1-d or [games, seats]; got shape {arr.shape}")
-        names = labels if labels is not None else [f"seat {p}" for p in range(arr.shape[1])]
+        seats = [_("seat {seat}").format(seat=p) for p in range(arr.shape[1])]
+        names = labels if labels is not None else seats
         if len(names) != arr.shape[1]:
             raise ValueError(f"labels must name {arr.shape[1]} seats; got {len(names)}")
         series = {str(n): arr[:, p] for p, n in enumerate(names)}
@@ -259,6 +267,6 @@ def plot_seat_positions(result: Any, *, metric: str = "win_share") -> go.Figure:
         )
         fig.update_yaxes(tickformat=".0%")
     title = _("Win share by seat") if metric == "win_share" else _("Mean score by seat")
-    y_label = _(metric.replace("_", " "))
+    y_label = _metric_name(metric)
     _style(fig, title, _("seat (in turn order)"), y_label, showlegend=False)
     return fig
