@@ -487,7 +487,7 @@ def test_evaluation_interval_and_review_summary_in_portuguese() -> None:
     rev = nt.review(game, 0, seed=1, n=200)
     with language("pt_BR"):
         texts = [str(ev), rev.summary()]
-    assert "1.000 simulações por jogada" in texts[0] and "com 0 fichas no pote" in texts[0]
+    assert "1.000 simulações por jogada" in texts[0] and "(fichas no pote: 0)" in texts[0]
     assert re.search(r"pontuação \d+,\d\d \[\d+,\d\d; \d+,\d\d\]", texts[0]), texts[0]
     assert "decisões em 1 carta" in texts[1] and "precisão" in texts[1], texts[1]
     for text in texts:
@@ -562,3 +562,22 @@ def test_every_plot_in_portuguese_holds_no_english_word() -> None:
         assert english_prose(text) == [] and english_words(text) == [], (name, text)
         assert plot_words.findall(text) == [], (name, text)
     assert "Quanto vale uma ficha?" in figure_words(figures["chip_value"])
+
+
+def test_no_portuguese_turn_line_reads_zero_ficha() -> None:
+    """Plural-Forms (n > 1) gives 0 the singular form, so that form must read well for 0."""
+    mine = (
+        "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} chip, "
+        "or say No thanks! (costs 1 chip).",
+        "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} "
+        "chips, or say No thanks! (costs 1 chip).",
+    )
+    head = ("Seat {seat} on card {card} with {pot} chip(s) in the pot:",) * 2
+    with language("pt_BR"):
+        turns = [i18n.ngettext(*mine, n).format(card=6, n=n) for n in (0, 1, 5)]
+        heads = [i18n.ngettext(*head, n).format(seat=0, card=6, pot=n) for n in (0, 1, 5)]
+    for text in turns + heads:
+        assert not re.search(r"\b0 ficha\b|\ba 0 ficha", text), text
+        assert "fichas" in text or "ficha" in text
+    assert "pegue o 6 (fichas nele: 0)" in turns[0] and "«Não, obrigado!»" in turns[0]
+    assert "com as 5 fichas dele" in turns[2] and "com 5 fichas no pote" in heads[2]

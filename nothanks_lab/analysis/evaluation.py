@@ -122,7 +122,7 @@ class PositionEvaluation:
         head = ngettext(
             "Seat {seat} on card {card} with {pot} chip(s) in the pot:",
             "Seat {seat} on card {card} with {pot} chip(s) in the pot:",
-            self.pot or 2,  # none reads as a plural ("0 fichas"), in every language
+            self.pot,
         )
         lines = [head.format(seat=self.seat, card=self.card, pot=self.pot)]
         lines += [f"  {m}" for m in self.moves().values()]
