@@ -51,9 +51,9 @@ import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
 from .engine import Action, Game, SeedLike
-from .i18n import _, fmt_decimal, fmt_percent, get_language, ngettext
+from .i18n import _, fmt_decimal, fmt_percent, ngettext
 from .render.tables import markdown_table, text_table
-from .stats import Interval
+from .stats import Interval, fmt_number
 from .validate import MAX_SAMPLE_ROWS, check_count, check_int, check_seat, seed_sequence
 from .view import PlayerView
 
@@ -355,9 +355,9 @@ class Review:
             seat=self.seat,
             n=self.n,
             policy=self.policy,
-            inaccuracy=_g(self.thresholds.inaccuracy),
-            mistake=_g(self.thresholds.mistake),
-            blunder=_g(self.thresholds.blunder),
+            inaccuracy=fmt_number(self.thresholds.inaccuracy, "g"),
+            mistake=fmt_number(self.thresholds.mistake, "g"),
+            blunder=fmt_number(self.thresholds.blunder, "g"),
         )
 
     def __str__(self) -> str:
@@ -365,12 +365,6 @@ class Review:
 
     def __repr__(self) -> str:
         return f"<Review seat {self.seat}: {len(self.moves)} decisions; {self.summary()}>"
-
-
-def _g(x: float) -> str:
-    """`x` as ``:g`` formats it, with the locale's decimal mark."""
-    text = f"{x:g}"
-    return text.replace(".", ",") if get_language() == "pt_BR" else text
 
 
 def _counted(label: str, count: int) -> str:
