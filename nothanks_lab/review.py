@@ -51,9 +51,9 @@ import numpy as np
 
 from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
 from .engine import Action, Game, SeedLike
-from .i18n import _, fmt_decimal, get_language, ngettext
+from .i18n import _, fmt_decimal, fmt_percent, ngettext
 from .render.tables import markdown_table, text_table
-from .stats import Interval
+from .stats import Interval, fmt_number
 from .validate import MAX_SAMPLE_ROWS, check_count, check_int, check_seat, seed_sequence
 from .view import PlayerView
 
@@ -307,15 +307,30 @@ class Review:
 
     def summary(self) -> str:
         """The headline, then the final score, decisions, accuracy and label counts."""
-        acc = "n/a" if self.accuracy is None else f"{self.accuracy:.0%}"
-        counts = ", ".join(f"{k} {v}" for k, v in self.counts.items())
-        final = "" if self.final_score is None else f"final score {self.final_score}; "
+        acc = _("n/a") if self.accuracy is None else fmt_percent(self.accuracy)
+        counts = ", ".join(f"{_(k)} {v}" for k, v in self.counts.items())
+        final = (
+            ""
+            if self.final_score is None
+            else _("final score {score}; ").format(score=self.final_score)
+        )
         cards = len(self.card_costs)
         # No summed cost here: each decision's cost is measured from its own position, so a sum
         # reads like points lost from the final score, which it is not (`total_cost` keeps it).
-        return (
-            f"{self.headline()}. {final}{len(self.moves)} decisions on {cards} "
-            f"card{'s' * (cards != 1)} ({self.choices} real choices); accuracy {acc}; {counts}"
+        return ngettext(
+            "{headline}. {final}{moves} decisions on {cards} card ({choices} real choices); "
+            "accuracy {accuracy}; {counts}",
+            "{headline}. {final}{moves} decisions on {cards} cards ({choices} real choices); "
+            "accuracy {accuracy}; {counts}",
+            cards,
+        ).format(
+            headline=self.headline(),
+            final=final,
+            moves=len(self.moves),
+            cards=cards,
+            choices=self.choices,
+            accuracy=acc,
+            counts=counts,
         )
 
     def table(self, fmt: str = "text") -> str:
@@ -340,9 +355,9 @@ class Review:
             seat=self.seat,
             n=self.n,
             policy=self.policy,
-            inaccuracy=_g(self.thresholds.inaccuracy),
-            mistake=_g(self.thresholds.mistake),
-            blunder=_g(self.thresholds.blunder),
+            inaccuracy=fmt_number(self.thresholds.inaccuracy, "g"),
+            mistake=fmt_number(self.thresholds.mistake, "g"),
+            blunder=fmt_number(self.thresholds.blunder, "g"),
         )
 
     def __str__(self) -> str:
@@ -350,12 +365,6 @@ class Review:
 
     def __repr__(self) -> str:
         return f"<Review seat {self.seat}: {len(self.moves)} decisions; {self.summary()}>"
-
-
-def _g(x: float) -> str:
-    """`x` as ``:g`` formats it, with the locale's decimal mark."""
-    text = f"{x:g}"
-    return text.replace(".", ",") if get_language() == "pt_BR" else text
 
 
 def _counted(label: str, count: int) -> str:

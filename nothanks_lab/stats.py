@@ -29,6 +29,7 @@ from numbers import Rational
 
 import numpy as np
 
+from .i18n import _, fmt_decimal, fmt_percent
 from .validate import check_int, is_number
 
 __all__ = [
@@ -72,15 +73,30 @@ class Interval:
         return self.low <= x <= self.high
 
     def __str__(self) -> str:
-        return (
-            f"{self.value:.4g} {_ends(self.low, self.high, '.4g')} ({self.level:.0%}, n={self.n})"
-        )
+        """``53.61 [52.39, 54.83] (95%, n=400)``; ``53,61 [52,39; 54,83] (95%, n=400)`` in
+        Portuguese (a decimal comma, so ``;`` between the ends)."""
+        level = fmt_percent(self.level)
+        value = fmt_number(self.value, ".4g")
+        return f"{value} {fmt_ends(self.low, self.high, '.4g')} ({level}, n={self.n})"
 
 
-def _ends(low: float, high: float, spec: str) -> str:
+def fmt_number(x: float, spec: str) -> str:
+    """`x` formatted by `spec`, with the decimal mark of the language in use."""
+    text = f"{x:{spec}}"
+    return text.replace(".", _decimal_mark())
+
+
+def _decimal_mark() -> str:
+    return fmt_decimal(0.5, 1)[1]
+
+
+def fmt_ends(low: float, high: float, spec: str) -> str:
+    """An interval's ends formatted by `spec`: ``[52.39, 54.83]``; ``[52,39; 54,83]`` where
+    the decimal mark is a comma (Portuguese); ``[n/a]`` when undefined (NaN)."""
     if math.isnan(low) or math.isnan(high):
-        return "[n/a]"
-    return f"[{low:{spec}}, {high:{spec}}]"
+        return "[" + _("n/a") + "]"
+    between = "; " if _decimal_mark() == "," else ", "
+    return f"[{fmt_number(low, spec)}{between}{fmt_number(high, spec)}]"
 
 
 def check_level(level: object, name: str = "level") -> float:

@@ -43,6 +43,7 @@ __all__ = [
     "build_bot",
     "check_difficulty",
     "difficulty_bots",
+    "display_label",
     "spec_label",
 ]
 
@@ -134,6 +135,34 @@ def spec_label(spec: BotSpec) -> str:
     return policy_name(spec)
 
 
+#: What each registered bot's name says, as a word a person reads (translated where shown;
+#: the spec names in code stay as they are).
+BOT_WORDS = {
+    "marginal": N_("marginal"),
+    "random": N_("random"),
+    "heuristic": N_("heuristic"),
+    "expectation": N_("expectation"),
+    "search": N_("search"),
+    "best": N_("best"),
+    "linear": N_("linear"),
+}
+
+
+def display_label(spec: BotSpec) -> str:
+    """`spec_label` for a person: the bot's name as a word of the language in use.
+
+    >>> from nothanks_lab.i18n import language
+    >>> with language("pt_BR"):
+    ...     display_label("heuristic"), display_label(("marginal", {"threshold": 4}))
+    ('heurístico', 'marginal(threshold=4)')
+    """
+    label = spec_label(spec)
+    name, paren, rest = label.partition("(")
+    if name in BOT_WORDS:
+        return _(BOT_WORDS[name]) + paren + rest
+    return label
+
+
 def build_bot(spec: BotSpec, seed: np.random.SeedSequence | None = None) -> Any:
     """The policy a spec names; a randomized bot draws from its own generator seeded by `seed`."""
     from .bots import bot_class, make_bot
@@ -199,7 +228,7 @@ class TableSession:
         self.names = list(names) if names is not None else self.default_names(n, self.human_seat)
         if len(self.names) != n:
             raise ValueError(f"names must hold one name per seat ({n}); got {len(self.names)}")
-        self.labels = ["you" if s is None else spec_label(s) for s in self.specs]
+        self.labels = ["you" if s is None else display_label(s) for s in self.specs]
         self._deal_seeds = np.random.SeedSequence(self.seed).spawn(self.rounds)
         self.results: list[GameResult] = []
         self.failed: str | None = None

@@ -24,6 +24,7 @@ import pytest
 import nothanks_lab as nt
 from nothanks_lab import Action, i18n
 from nothanks_lab.i18n import _, fmt_decimal, fmt_int, fmt_percent, language
+from nothanks_lab.lessons.keys import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "nothanks_lab"
@@ -529,15 +530,12 @@ def test_a_portuguese_kit_export_has_no_english_words(tmp_path: Path, clean_lang
     assert rules_sheet.pdf_pages(out / "teacher" / "rules_sheet.pdf") == 1  # one A4 page
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nothanks_lab.lessons keeps its exercises' questions and hints in English only",
-)
-def test_the_exercise_texts_of_a_portuguese_guide(clean_language: Any) -> None:
+@pytest.mark.parametrize("key", sorted(EXERCISES))
+def test_the_exercise_texts_of_a_portuguese_guide(clean_language: Any, key: str) -> None:
     from nothanks_lab.kit.solutions import solution
 
     with language("pt_BR"):
-        s = solution("break_even_20")
+        s = solution(key)
         assert kit_english(s.question + " " + s.hint) == []
 
 
@@ -559,3 +557,162 @@ def test_the_portuguese_notes_match_the_english_ones(clean_language: Any) -> Non
         assert formula("p28_start") == FORMULAS_PT["p28_start"]
     assert lesson_notes("01_play") is LESSON_NOTES["01_play"]
     assert lesson_notes("no_such_lesson") is None
+
+
+# ------------------------------------------------------------------ the lessons' texts
+#: English words that no Portuguese lesson text holds (code such as ``RandomBot(p_take=0.2)``
+#: and the number forms the checker reads are no English prose).
+ENGLISH_PROSE = re.compile(
+    r"\b(the|what|is|and|of|with|how|Exercise|Right|Close|Not|yet|could|read|write|Take|"
+    r"Thanks|chips?|cards?|Hint|SEED must|whole number)\b",
+    re.IGNORECASE,
+)
+
+
+def english_prose(text: str) -> list[str]:
+    return ENGLISH_PROSE.findall(re.sub(r"\b\w+ ?=", "", text))  # not a keyword argument
+
+
+def test_a_portuguese_exercise_shows_and_grades_without_english() -> None:
+    from nothanks_lab.lessons import check_answer, exercises
+    from nothanks_lab.lessons.keys import EXERCISES
+
+    answers: tuple[object, ...] = (None, "", 0.2, 250, "abc", True, 1j, b"1", [1, 2], "9" * 300)
+    for key in exercises():
+        ex = EXERCISES[key]
+        with language("pt_BR"):
+            texts = [str(ex), ex._repr_html_(), ex.hint, ex.one_above or ""]
+            texts += [str(check_answer(key, a)) for a in answers]
+        for text in texts:
+            assert english_prose(text) == [], (key, text)
+        assert "{" not in texts[0], texts[0]  # the question's values are filled in
+    # Shown after the language changed, the same exercise and verdict follow it.
+    fb = check_answer("p28_start", 0.2)
+    with language("pt_BR"):
+        assert str(exercise_p28 := EXERCISES["p28_start"]).startswith("Exercício 'p28_start': ")
+        assert str(fb).startswith("✘ Ainda não (p28_start)")
+    assert str(exercise_p28).startswith("Exercise 'p28_start': At the start")
+    assert "40, 52, 31, 47, 60" in EXERCISES["paired_mean_change"].question
+
+
+def test_the_seed_line_in_portuguese() -> None:
+    from nothanks_lab.lessons import use_seed
+    from nothanks_lab.lessons.seed import SeedError
+
+    for bad in (-5, 3.5, 2_000_000):
+        with language("pt_BR"), pytest.raises(SeedError) as err:
+            use_seed(bad)
+        assert english_prose(str(err.value)) == [], str(err.value)
+        assert "1.000.000" in str(err.value)
+    with pytest.raises(SeedError, match=r"from 0 to 1,000,000; it is 2,000,000\."):
+        use_seed(2_000_000)
+
+
+def test_evaluation_interval_and_review_summary_in_portuguese() -> None:
+    from nothanks_lab import analysis as an
+    from nothanks_lab.stats import Interval
+
+    interval = Interval(53.61, 52.39, 54.83, 400)
+    with language("pt_BR"):
+        assert str(interval) == "53,61 [52,39; 54,83] (95%, n=400)"
+    assert str(interval) == "53.61 [52.39, 54.83] (95%, n=400)"
+    ev = an.evaluate_position(an.position_view(11, 0, n_players=3), n=1000, seed=1)
+    game = nt.Game(3, seed=4)
+    game.step(Action.TAKE)
+    rev = nt.review(game, 0, seed=1, n=200)
+    with language("pt_BR"):
+        texts = [str(ev), rev.summary()]
+    assert "1.000 simulações por jogada" in texts[0] and "(fichas no pote: 0)" in texts[0]
+    assert re.search(r"pontuação \d+,\d\d \[\d+,\d\d; \d+,\d\d\]", texts[0]), texts[0]
+    assert "decisões em 1 carta" in texts[1] and "precisão" in texts[1], texts[1]
+    for text in texts:
+        assert not re.search(r"\d\.(?!\d{3}\b)\d", text), text  # a point only groups thousands
+        assert english_prose(text) == [] and english_words(text) == [], text
+
+
+def figure_words(fig: Any) -> str:
+    """Every title, axis title, legend entry and hover text of a figure, in one string."""
+    layout = fig.layout
+    texts = [layout.title.text or ""]
+    fig.for_each_xaxis(lambda a: texts.append(a.title.text or ""))
+    fig.for_each_yaxis(lambda a: texts.append(a.title.text or ""))
+    texts += [a.text or "" for a in layout.annotations]
+    for trace in fig.data:
+        texts += [str(trace.name or ""), str(getattr(trace, "hovertemplate", "") or "")]
+        if getattr(trace, "colorbar", None) is not None:
+            texts.append(str(trace.colorbar.title.text or ""))
+    return "\n".join(texts)
+
+
+def test_every_plot_in_portuguese_holds_no_english_word() -> None:
+    from types import SimpleNamespace
+
+    from nothanks_lab import analysis as an
+    from nothanks_lab import plots
+    from nothanks_lab import probability as pr
+    from nothanks_lab.bots import MarginalCostBot
+
+    result = nt.tournament([MarginalCostBot(t) for t in (10, 0, -20)], 3, 30, seed=1)
+    sweep = [{"threshold": t, "milk": m, "win_share": 0.5} for t in (0, 4) for m in (0, 1)]
+    gap = SimpleNamespace(gap=0.1, first=0.6, second=0.6)
+    with language("pt_BR"):
+        figures = {
+            "in_play": plots.plot_in_play_chances([3, 10], hand=(27, 29)),
+            "removed": plots.plot_removed_count(
+                pr.removed_count_pmf([27, 28]), pr.mc_removed_count_pmf([27, 28], n=200, seed=1)
+            ),
+            "removed_all": plots.plot_removed_count(pr.removed_count_pmf([27]), cards=[27]),
+            "runs": plots.plot_run_count(pr.run_count_pmf(), pr.mc_run_count_pmf(n=200, seed=2)),
+            "convergence": plots.plot_convergence(
+                pr.convergence(
+                    lambda: pr.p_all_in_play(28),
+                    lambda n, seed: pr.mc_p_all_in_play(28, n=n, seed=seed),
+                    [100, 1000],
+                    seed=4,
+                )
+            ),
+            "chip_value": plots.plot_chip_value(
+                an.chip_value((3,), extra_chips=(0, 1), n_games=40, seed=1)
+            ),
+            "take_pass": plots.plot_take_pass(an.take_pass_surface(range(3, 9), range(0, 4), ())),
+            "take_rate": plots.plot_take_rate([0, 1, 2], [True, True, False], threshold=1),
+            "exploitability": plots.plot_exploitability({"MarginalCostBot(5)": gap}),
+            "win_shares": plots.plot_win_shares(result),
+            "mean_scores": plots.plot_win_shares(result, metric="mean_score"),
+            "sweep": plots.plot_sweep(sweep, "threshold", "milk"),
+            "sweep_curve": plots.plot_sweep(sweep[:2], "threshold"),
+            "scores": plots.plot_score_distribution(nt.simulate([MarginalCostBot(5)] * 3, 30)),
+            "pairwise": plots.plot_pairwise(result),
+            "ratings": plots.plot_ratings(result),
+            "seats": plots.plot_seat_positions(result),
+            "timeline": plots.plot_timeline(nt.play_game([MarginalCostBot(5)] * 3, seed=1)),
+        }
+    plot_words = re.compile(
+        r"\b(play|score|share|rounds?|seats?|win|mean|over|by|exact|simulated|runs?|"
+        r"probability|rating|row|column|fair|players?|net cost|worth|removed)\b",
+        re.IGNORECASE,
+    )
+    for name, fig in figures.items():
+        text = figure_words(fig)
+        assert english_prose(text) == [] and english_words(text) == [], (name, text)
+        assert plot_words.findall(text) == [], (name, text)
+    assert "Quanto vale uma ficha?" in figure_words(figures["chip_value"])
+
+
+def test_no_portuguese_turn_line_reads_zero_ficha() -> None:
+    """Plural-Forms (n > 1) gives 0 the singular form, so that form must read well for 0."""
+    mine = (
+        "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} chip, "
+        "or say No thanks! (costs 1 chip).",
+        "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} "
+        "chips, or say No thanks! (costs 1 chip).",
+    )
+    head = ("Seat {seat} on card {card} with {pot} chip(s) in the pot:",) * 2
+    with language("pt_BR"):
+        turns = [i18n.ngettext(*mine, n).format(card=6, n=n) for n in (0, 1, 5)]
+        heads = [i18n.ngettext(*head, n).format(seat=0, card=6, pot=n) for n in (0, 1, 5)]
+    for text in turns + heads:
+        assert not re.search(r"\b0 ficha\b|\ba 0 ficha", text), text
+        assert "fichas" in text or "ficha" in text
+    assert "pegue o 6 (fichas nele: 0)" in turns[0] and "«Não, obrigado!»" in turns[0]
+    assert "com as 5 fichas dele" in turns[2] and "com 5 fichas no pote" in heads[2]

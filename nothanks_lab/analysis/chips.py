@@ -19,10 +19,11 @@ import numpy as np
 from .. import core
 from ..deals import deal_decks
 from ..engine import SeedLike
+from ..i18n import _
 from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
-from ..stats import paired_interval
+from ..stats import fmt_number, paired_interval
 from ..validate import MAX_GAMES, check_count, check_int, check_rules, is_int, seed_sequence
 from .rollout import (
     _mean_estimate,
@@ -78,13 +79,15 @@ class ChipValue:
         return out
 
     def __str__(self) -> str:
-        lines = [f"Value of extra starting chips ({self.n_games} paired deals, {self.policy})"]
-        lines.append("players  extra  score change        win change")
+        title = _("Value of extra starting chips ({n} paired deals, {policy})")
+        lines = [title.format(n=self.n_games, policy=self.policy)]
+        lines.append(_("players  extra  score change        win change"))
+        num = fmt_number  # the decimal mark of the language in use, widths kept
         for (p, e), d in sorted(self.score_change.items()):
             w = self.win_change[(p, e)]
             lines.append(
-                f"{p:>7}  {e:>5}  {d.value:+6.2f} ±{d.half_width:4.2f}   "
-                f"{w.value:+6.1%} ±{w.half_width:4.1%}"
+                f"{p:>7}  {e:>5}  {num(d.value, '+6.2f')} ±{num(d.half_width, '4.2f')}   "
+                f"{num(w.value, '+6.1%')} ±{num(w.half_width, '4.1%')}"
             )
         return "\n".join(lines)
 

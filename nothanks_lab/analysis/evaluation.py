@@ -20,10 +20,11 @@ from typing import Any, TypedDict
 import numpy as np
 
 from ..engine import Action, Game, SeedLike
+from ..i18n import _, fmt_decimal, fmt_int, fmt_percent, get_language, ngettext
 from ..probability import Estimate
 from ..render.tables import fmt_share
 from ..rules import Rules
-from ..stats import paired_interval
+from ..stats import fmt_ends, paired_interval
 from ..validate import check_int, check_rules, check_sequence, is_int
 from ..view import PlayerView, hypothetical_view, position_state
 from .rollout import (
@@ -64,9 +65,11 @@ class MoveValue:
 
     def __str__(self) -> str:
         s, w = self.score, self.win
-        return (
-            f"{self.action}: score {s.value:.2f} [{s.low:.2f}, {s.high:.2f}], "
-            f"win {fmt_share(w.value, w.low, w.high)}"
+        return _("{move}: score {score} {ends}, win {win}").format(
+            move=_(str(self.action)),
+            score=fmt_decimal(s.value, 2),
+            ends=fmt_ends(s.low, s.high, ".2f"),
+            win=fmt_share(w.value, w.low, w.high),
         )
 
 
@@ -116,23 +119,43 @@ class PositionEvaluation:
         return out
 
     def __str__(self) -> str:
-        lines = [f"Seat {self.seat} on card {self.card} with {self.pot} chip(s) in the pot:"]
+        head = ngettext(
+            "Seat {seat} on card {card} with {pot} chip(s) in the pot:",
+            "Seat {seat} on card {card} with {pot} chip(s) in the pot:",
+            self.pot,
+        )
+        lines = [head.format(seat=self.seat, card=self.card, pot=self.pot)]
         lines += [f"  {m}" for m in self.moves().values()]
         d = self.score_diff
         if d is None:
-            lines.append("  No chips left: Take is forced.")
+            lines.append("  " + _("No chips left: Take is forced."))
         else:
-            verdict = "clearly" if self.confident else "perhaps"
+            best = _(str(self.best))
+            verdict = _("clearly {move}") if self.confident else _("perhaps {move}")
             lines.append(
-                f"  Take − No Thanks!: {d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}] points"
-                f" -> by expected score, {verdict} {self.best}"
+                "  "
+                + _(
+                    "Take − No Thanks!: {diff} {ends} points -> by expected score, {verdict}"
+                ).format(
+                    diff=fmt_decimal(d.value, 2, sign=True),
+                    ends=fmt_ends(d.low, d.high, "+.2f"),
+                    verdict=verdict.format(move=best),
+                )
             )
             w = self.win_diff
             if w is not None and (w.low > 0 or w.high < 0):
                 often = Action.TAKE if w.low > 0 else Action.PASS
                 if often is not self.best or not self.confident:
-                    lines.append(f"  but {often} wins more often ({w.value:+.1%} win chance)")
-        lines.append(f"  ({self.n} rollouts per move, {self.policy}, {self.elapsed_s:.2f} s)")
+                    line = _("but {move} wins more often ({diff} win chance)").format(
+                        move=_(str(often)), diff=fmt_percent(w.value, 1, sign=True)
+                    )
+                    lines.append("  " + line)
+        # English keeps Python's plain count (8000); other languages group it (8.000).
+        n = str(self.n) if get_language() == "en" else fmt_int(self.n)
+        tail = _("({n} rollouts per move, {policy}, {seconds} s)").format(
+            n=n, policy=self.policy, seconds=fmt_decimal(self.elapsed_s, 2)
+        )
+        lines.append("  " + tail)
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core import marginal_points
 from ..engine import Action
+from ..i18n import N_
 from ..probability import p_all_in_play
 from ..view import PlayerView
 from .base import Bot, Param, register
@@ -36,11 +37,15 @@ class ExpectationBot(Bot):
     """
 
     PARAMS = (
-        Param("chip_value", 2.0, 1.0, 20.0, "points a chip is worth at the round's start"),
-        Param("scarcity", 4.0, 0.0, 30.0, "extra chip value when short: this / (chips + 1)"),
-        Param("neighbour_value", 0.5, 0.0, 3.0, "chips expected per unseen neighbour (0 = off)"),
-        Param("bridge_value", 0.5, 0.0, 1.0, "share of a bridgeable card's cost forgiven"),
-        Param("margin", 0.0, -20.0, 20.0, "take when take minus pass value is at least -margin"),
+        Param("chip_value", 2.0, 1.0, 20.0, N_("points a chip is worth at the round's start")),
+        Param("scarcity", 4.0, 0.0, 30.0, N_("extra chip value when short: this / (chips + 1)")),
+        Param(
+            "neighbour_value", 0.5, 0.0, 3.0, N_("chips expected per unseen neighbour (0 = off)")
+        ),
+        Param("bridge_value", 0.5, 0.0, 1.0, N_("share of a bridgeable card's cost forgiven")),
+        Param(
+            "margin", 0.0, -20.0, 20.0, N_("take when take minus pass value is at least -margin")
+        ),
     )
     chip_value: float
     scarcity: float

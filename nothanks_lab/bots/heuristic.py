@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core import marginal_points
 from ..engine import Action
+from ..i18n import N_
 from ..rules import Rules
 from ..validate import check_rules
 from ..view import PlayerView
@@ -42,16 +43,22 @@ __all__ = [
 
 #: Declared parameters, in the order `heuristic_decide` reads them from its ``params`` array.
 HEURISTIC_PARAMS: tuple[Param, ...] = (
-    Param("threshold", 4.31, -10.0, 40.0, "take when the net cost is at most this (base)"),
-    Param("pot_weight", 1.95, 0.0, 3.0, "points one chip in the pot is worth"),
-    Param("chip_ref", 2.45, 0.0, 20.0, "chip count below which the threshold loosens"),
-    Param("chip_weight", 0.25, 0.0, 10.0, "threshold rise per chip below chip_ref (0 = off)"),
-    Param("late_weight", 0.0, 0.0, 30.0, "threshold rise as the deck runs out (0 = off)"),
-    Param("bridge_weight", 0.52, 0.0, 1.0, "share of a gap-filling card's cost forgiven (0 = off)"),
-    Param("milk", True, False, True, "let a card nobody else wants go round once more", bool),
-    Param("milk_margin", 13.1, -10.0, 40.0, "milk only if every rival's net cost exceeds this"),
+    Param("threshold", 4.31, -10.0, 40.0, N_("take when the net cost is at most this (base)")),
+    Param("pot_weight", 1.95, 0.0, 3.0, N_("points one chip in the pot is worth")),
+    Param("chip_ref", 2.45, 0.0, 20.0, N_("chip count below which the threshold loosens")),
+    Param("chip_weight", 0.25, 0.0, 10.0, N_("threshold rise per chip below chip_ref (0 = off)")),
+    Param("late_weight", 0.0, 0.0, 30.0, N_("threshold rise as the deck runs out (0 = off)")),
     Param(
-        "block_weight", 2.91, 0.0, 30.0, "threshold rise for a card fitting the leader (0 = off)"
+        "bridge_weight", 0.52, 0.0, 1.0, N_("share of a gap-filling card's cost forgiven (0 = off)")
+    ),
+    Param("milk", True, False, True, N_("let a card nobody else wants go round once more"), bool),
+    Param("milk_margin", 13.1, -10.0, 40.0, N_("milk only if every rival's net cost exceeds this")),
+    Param(
+        "block_weight",
+        2.91,
+        0.0,
+        30.0,
+        N_("threshold rise for a card fitting the leader (0 = off)"),
     ),
 )
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import core
 from ..engine import Action
+from ..i18n import N_
 from ..view import PlayerView, position_state
 from .base import Param, RandomizedBot, decision_args, register
 from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
@@ -161,19 +162,26 @@ class SearchBot(RandomizedBot):
     """
 
     PARAMS: ClassVar[tuple[Param, ...]] = (
-        Param("n_rollouts", 400, 1, 100_000, "most guesses at the face-down cards per move", int),
         Param(
-            "batch", 100, 1, 100_000, "guesses per batch; stop early once one move is clear", int
+            "n_rollouts", 400, 1, 100_000, N_("most guesses at the face-down cards per move"), int
         ),
-        Param("stop_z", 3.0, 0.0, 100.0, "a move is clear when ahead by this many std errors"),
-        Param("margin_weight", 0.02, 0.0, 1.0, "value of one point of score margin, in wins"),
-        Param("pass_bias", 0.0, -1.0, 1.0, "extra value credited to passing (0 = none)"),
+        Param(
+            "batch",
+            100,
+            1,
+            100_000,
+            N_("guesses per batch; stop early once one move is clear"),
+            int,
+        ),
+        Param("stop_z", 3.0, 0.0, 100.0, N_("a move is clear when ahead by this many std errors")),
+        Param("margin_weight", 0.02, 0.0, 1.0, N_("value of one point of score margin, in wins")),
+        Param("pass_bias", 0.0, -1.0, 1.0, N_("extra value credited to passing (0 = none)")),
         Param(
             "model_opponents",
             False,
             False,
             True,
-            "guess each rival's policy from its moves (else: all heuristic bots)",
+            N_("guess each rival's policy from its moves (else: all heuristic bots)"),
             bool,
         ),
         Param(
@@ -181,30 +189,36 @@ class SearchBot(RandomizedBot):
             0.5,
             0.01,
             0.99,
-            "prior chance that a rival is the heuristic bot (nicknamed the milker)",
+            N_("prior chance that a rival is the heuristic bot (nicknamed the milker)"),
         ),
         Param(
             "learn_rivals",
             False,
             False,
             True,
-            "start each round from the mix of rival policies seen in earlier rounds",
+            N_("start each round from the mix of rival policies seen in earlier rounds"),
             bool,
         ),
-        Param("model_eps", 0.1, 0.01, 0.49, "chance a rival deviates from its policy"),
+        Param("model_eps", 0.1, 0.01, 0.49, N_("chance a rival deviates from its policy")),
         Param(
             "trust_z",
             0.0,
             0.0,
             100.0,
-            "overrule the heuristic bot only when ahead by this many std errors (0: always search)",
+            N_(
+                "overrule the heuristic bot only when ahead by this many std errors "
+                "(0: always search)"
+            ),
         ),
         Param(
             "seat_tuned_5p",
             False,
             False,
             True,
-            "at 5 players, own seat's rollouts play a heuristic bot tuned for 5p (SEAT_5P_PARAMS)",
+            N_(
+                "at 5 players, own seat's rollouts play a heuristic bot tuned for 5p "
+                "(SEAT_5P_PARAMS)"
+            ),
             bool,
         ),
         Param(
@@ -212,7 +226,7 @@ class SearchBot(RandomizedBot):
             False,
             False,
             True,
-            "own seat plays LinearBot in rollouts, and its move is the trust_z fallback",
+            N_("own seat plays LinearBot in rollouts, and its move is the trust_z fallback"),
             bool,
         ),
     )

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import marginal_points
 from ..deals import _GAMMA, _S32, mix64
+from ..i18n import N_
 from ..rules import Rules
 from ..view import PlayerView
 from .base import FastBot, Param, RandomizedBot, register
@@ -83,7 +84,7 @@ class RandomBot(FastBot, RandomizedBot):
     (0.5, True)
     """
 
-    PARAMS = (Param("p_take", 0.5, 0.0, 1.0, "chance of taking when passing is allowed"),)
+    PARAMS = (Param("p_take", 0.5, 0.0, 1.0, N_("chance of taking when passing is allowed")),)
     p_take: float
     #: Decision function shared with the simulator's compiled fast path.
     FAST_DECIDE = staticmethod(random_decide)
@@ -132,7 +133,7 @@ class MarginalCostBot(FastBot):
     3
     """
 
-    PARAMS = (Param("threshold", 10, -40, 40, "take when card cost minus pot is at most this"),)
+    PARAMS = (Param("threshold", 10, -40, 40, N_("take when card cost minus pot is at most this")),)
     threshold: float
     #: Decision function shared with the simulator's compiled fast path.
     FAST_DECIDE = staticmethod(marginal_decide)

@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, fmt_int, ngettext
 from .exercise import Exercise, Feedback
 from .keys import _exact, exercise
 
@@ -59,8 +59,21 @@ class _Reading(NamedTuple):
 
 
 _BLANK = {"", "...", "…", "none", "?", "todo", "your answer"}
-_FORMS = "one number such as 0.42, a fraction such as 7/11 or Fraction(7, 11)"
-_UNREADABLE = "is not a number I can read (too long or too large); write " + _FORMS + "."
+_FORMS = N_("one number such as 0.42, a fraction such as 7/11 or Fraction(7, 11)")
+
+
+def _write(message: str, **values: Any) -> str:
+    """A complaint `message` (English, marked) in the language in use, with ``{forms}`` filled."""
+    return _(message).format(forms=_(_FORMS), **values)
+
+
+def _unreadable(what: str) -> str:
+    """``what`` (already in the language in use) is too long or too large to read."""
+    return _write(
+        N_("{what} is not a number I can read (too long or too large); write {forms}."), what=what
+    )
+
+
 _DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?")
 _FRACTION = re.compile(r"([+-]?\d+)/([+-]?\d+)|Fraction\(([+-]?\d+),([+-]?\d+)\)")
 
@@ -80,7 +93,7 @@ def _decimal(m: re.Match[str], exponent: int, shown: str, percent: bool) -> _Rea
 def _read_text(text: str, shown: str | None = None) -> _Reading | str:
     """A string as a number (``" 0,37 "``, ``"23/44"``, ``"37%"``, ``"−2"``), or a complaint."""
     if len(text) > MAX_CHARS:
-        return f"an answer of {len(text):,} characters {_UNREADABLE}"
+        return _unreadable(_("an answer of {n} characters").format(n=fmt_int(len(text))))
     shown = _short(text.strip()) if shown is None else shown
     t = text.strip().replace("−", "-").replace(" ", "").replace("_", "").replace("E", "e")
     percent = t.endswith("%")
@@ -91,50 +104,59 @@ def _read_text(text: str, shown: str | None = None) -> _Reading | str:
         if m[2] or m[3]:
             exponent = int(m[4] or "0")
             if abs(exponent) > MAX_EXPONENT:  # before any number is built from it
-                return f"{shown} {_UNREADABLE}"
+                return _unreadable(shown)
             return _decimal(m, exponent, shown, percent)
     if m := _FRACTION.fullmatch(t):
         top, bottom = (int(m[1]), int(m[2])) if m[1] else (int(m[3]), int(m[4]))
         if bottom != 0:
             return _Reading(Fraction(top, bottom), "exact", 0, 0, percent, shown)
-    return f"could not read {shown!r} as a number; write {_FORMS}."
+    return _write(N_("could not read {shown} as a number; write {forms}."), shown=repr(shown))
 
 
 def _read(answer: Any) -> _Reading | Feedback | str:
     """`answer` as a number, a not-answered-yet verdict, or a complaint (never an exception)."""
     if answer is None or answer is Ellipsis:
-        return Feedback("", "unanswered", "replace None by your answer and run the cell again.")
+        return Feedback("", "unanswered", _("replace None by your answer and run the cell again."))
     if isinstance(answer, str):
         text = str.__str__(answer)  # a plain copy: a str subclass's own methods play no part
         if len(text) <= MAX_CHARS and text.strip().lower() in _BLANK:
-            return Feedback("", "unanswered", "write your answer and run the cell again.")
+            return Feedback("", "unanswered", _("write your answer and run the cell again."))
         return _read_text(text)
     if isinstance(answer, bool | np.bool_):
-        return f"{answer!r} is a truth value, not a number; write {_FORMS}."
+        return _write(
+            N_("{answer} is a truth value, not a number; write {forms}."), answer=repr(answer)
+        )
     if isinstance(answer, complex | np.complexfloating):
-        return f"a complex number is not an answer here; write {_FORMS}."
+        return _write(N_("a complex number is not an answer here; write {forms}."))
     if isinstance(answer, bytes | bytearray | memoryview):
-        return f"an answer must be one number, not bytes; write {_FORMS}."
+        return _write(N_("an answer must be one number, not bytes; write {forms}."))
     if isinstance(answer, np.ndarray):
         if answer.ndim > 0:
-            return f"give one number, not an array of {answer.size}; write {_FORMS}."
+            return _write(
+                N_("give one number, not an array of {size}; write {forms}."), size=answer.size
+            )
         answer = answer[()]  # a 0-d array: its one number
     if isinstance(answer, int | np.integer):
         whole = int(answer)
         if whole.bit_length() > _MAX_BITS:
-            return f"a whole number of {whole.bit_length():,} bits {_UNREADABLE}"
+            return _unreadable(
+                _("a whole number of {n} bits").format(n=fmt_int(whole.bit_length()))
+            )
         return _Reading(Fraction(whole), "exact", 0, 0, False, _short(str(whole)))
     if isinstance(answer, Decimal):
         if not Decimal.is_finite(answer):
-            return f"{Decimal.__str__(answer)} is not a finite number; write {_FORMS}."
+            return _write(
+                N_("{number} is not a finite number; write {forms}."),
+                number=Decimal.__str__(answer),
+            )
         _sign, digits, exponent = Decimal.as_tuple(answer)
         if len(digits) > MAX_CHARS or not isinstance(exponent, int) or abs(exponent) > MAX_EXPONENT:
-            return f"this Decimal {_UNREADABLE}"
+            return _unreadable(_("this Decimal"))
         return _read_text(Decimal.__str__(answer))
     if isinstance(answer, numbers.Rational):  # a Fraction and its kin: exact as given
         top, bottom = int(answer.numerator), int(answer.denominator)
         if max(top.bit_length(), bottom.bit_length()) > _MAX_BITS or bottom == 0:
-            return f"this fraction {_UNREADABLE}"
+            return _unreadable(_("this fraction"))
         return _Reading(Fraction(top, bottom), "exact", 0, 0, False, _short(f"{top}/{bottom}"))
     if isinstance(answer, np.floating):
         # numpy's str is the shortest text giving back the same number at its own precision.
@@ -143,7 +165,7 @@ def _read(answer: Any) -> _Reading | Feedback | str:
         number = float(answer)
         text = repr(number)
     if not math.isfinite(number):
-        return f"{text} is not a finite number; write {_FORMS}."
+        return _write(N_("{number} is not a finite number; write {forms}."), number=text)
     return _read_text(text)
 
 
@@ -248,7 +270,10 @@ def check_answer(key: str, answer: Any) -> Feedback:
     try:
         reading = _read(answer)
     except Exception:  # a student's object may fail in any way; the checker must not
-        reading = f"an answer must be one number, not a {type(answer).__name__}; write {_FORMS}."
+        reading = _write(
+            N_("an answer must be one number, not a {type}; write {forms}."),
+            type=type(answer).__name__,
+        )
     if isinstance(reading, Feedback):
         return Feedback(key, reading.status, reading.message)
     if isinstance(reading, str):

@@ -19,6 +19,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from ..i18n import N_
 from .exercise import Exercise
 
 __all__ = ["EXERCISES", "exercise", "exercises"]
@@ -188,7 +189,7 @@ def _games_per_deal_four_bots() -> Exact:
     return balanced_design(4).block_size
 
 
-_ONE_ABOVE = (
+_ONE_ABOVE = N_(
     "with that many chips on the card Take is already strictly better than No Thanks! (the "
     "first blue cell of the heatmap). The break-even pot is the pot at which both moves cost "
     "exactly the same (a white cell, Take − No Thanks! = 0)."
@@ -198,167 +199,227 @@ _ALL: tuple[Exercise, ...] = (
     Exercise(
         "score_hand_7_cards",
         "01_play",
-        "At the end of a round you hold 5, 6, 7, 20, 22, 23 and 30, and 4 chips. What is your "
-        "score?",
+        N_(
+            "At the end of a round you hold 5, 6, 7, 20, 22, 23 and 30, and 4 chips. What is your "
+            "score?"
+        ),
         _score_hand_7_cards,
-        "Find the runs first: each run scores only its lowest card. Then subtract one point "
-        "per chip.",
+        N_(
+            "Find the runs first: each run scores only its lowest card. Then subtract one point "
+            "per chip."
+        ),
         digits=0,
         probability=False,
     ),
     Exercise(
         "points_change_26_holding_25_27",
         "01_play",
-        "You hold 25 and 27. By how many points do your card points change if you take 26? "
-        "(Negative: they go down.)",
+        N_(
+            "You hold 25 and 27. By how many points do your card points change if you take 26? "
+            "(Negative: they go down.)"
+        ),
         _points_change_26_holding_25_27,
-        "Score the hand before (two separate cards) and after (one run, which scores only its "
-        "lowest card), and subtract.",
+        N_(
+            "Score the hand before (two separate cards) and after (one run, which scores only its "
+            "lowest card), and subtract."
+        ),
         digits=0,
         probability=False,
     ),
     Exercise(
         "p28_start",
         "02_chances_under_removed_cards",
-        "At the start of a standard round (33 cards, 9 removed unseen), what is the chance "
-        "that card 28 is in play?",
+        N_(
+            "At the start of a standard round (33 cards, 9 removed unseen), what is the chance "
+            "that card 28 is in play?"
+        ),
         _p_28_at_start,
-        "Count the removed sets that leave 28 out, divided by all removed sets; or think of "
-        "how many of the 33 cards are played.",
+        N_(
+            "Count the removed sets that leave 28 out, divided by all removed sets; or think of "
+            "how many of the 33 cards are played."
+        ),
     ),
     Exercise(
         "p27_28_29_start",
         "02_chances_under_removed_cards",
-        "At the start of a standard round, what is the chance that all three of 27, 28 and 29 "
-        "are in play?",
+        N_(
+            "At the start of a standard round, what is the chance that all three of 27, 28 and 29 "
+            "are in play?"
+        ),
         _p_27_28_29_at_start,
-        "All three are in play when every removed card comes from the other 30 cards.",
+        N_("All three are in play when every removed card comes from the other 30 cards."),
     ),
     Exercise(
         "p28_after_20_seen",
         "02_chances_under_removed_cards",
-        "You hold 27 and 29. Twenty cards have been turned face up so far (your two among "
-        "them), and 28 was not one of them. What is the chance that 28 is still coming?",
+        N_(
+            "You hold 27 and 29. Twenty cards have been turned face up so far (your two among "
+            "them), and 28 was not one of them. What is the chance that 28 is still coming?"
+        ),
         _p_28_after_20_seen,
-        "The seen cards are certainly in play. How many cards are unseen, and how many of "
-        "them are still in play?",
+        N_(
+            "The seen cards are certainly in play. How many cards are unseen, and how many of "
+            "them are still in play?"
+        ),
     ),
     Exercise(
         "p_gap_21_22_holding_20_23",
         "02_chances_under_removed_cards",
-        "You hold 20 and 23 at the very start of a round (nothing else seen). What is the "
-        "chance that both 21 and 22 are in play, so the two-card gap can still be filled?",
+        N_(
+            "You hold 20 and 23 at the very start of a round (nothing else seen). What is the "
+            "chance that both 21 and 22 are in play, so the two-card gap can still be filled?"
+        ),
         _p_gap_21_22_holding_20_23,
-        "20 and 23 are seen, so they are in play: all 9 removed cards come from the 31 unseen "
-        "cards, and must avoid 21 and 22.",
+        N_(
+            "20 and 23 are seen, so they are in play: all 9 removed cards come from the 31 unseen "
+            "cards, and must avoid 21 and 22."
+        ),
     ),
     Exercise(
         "one_of_top3_removed",
         "02_chances_under_removed_cards",
-        "At the start of a standard round, what is the chance that exactly one of the three "
-        "highest cards (33, 34, 35) was removed?",
+        N_(
+            "At the start of a standard round, what is the chance that exactly one of the three "
+            "highest cards (33, 34, 35) was removed?"
+        ),
         _p_one_of_top_three_removed,
-        "Choose which one of the three is removed, and the other 8 removed cards from the 30 "
-        "remaining cards; divide by all removed sets.",
+        N_(
+            "Choose which one of the three is removed, and the other 8 removed cards from the 30 "
+            "remaining cards; divide by all removed sets."
+        ),
     ),
     Exercise(
         "tiny_single_run",
         "03_runs_exact_vs_simulated",
-        "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
-        "cards form one single run?",
+        N_(
+            "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
+            "cards form one single run?"
+        ),
         _p_tiny_single_run,
-        "List the removed sets with itertools.combinations, or count: one run of 5 "
-        "consecutive cards can start at how many places?",
+        N_(
+            "List the removed sets with itertools.combinations, or count: one run of 5 "
+            "consecutive cards can start at how many places?"
+        ),
     ),
     Exercise(
         "break_even_20",
         "04_chip_value",
-        "Counting this move only, with an empty hand: what is the break-even pot of card 20, "
-        "the pot at which Take and No Thanks! cost the same?",
+        N_(
+            "Counting this move only, with an empty hand: what is the break-even pot of card 20, "
+            "the pot at which Take and No Thanks! cost the same?"
+        ),
         _break_even_20,
-        "Taking costs the card's points minus the chips in the pot; passing costs one chip.",
+        N_("Taking costs the card's points minus the chips in the pot; passing costs one chip."),
         digits=0,
         probability=False,
-        one_above=_ONE_ABOVE,
+        one_above_msg=_ONE_ABOVE,
     ),
     Exercise(
         "break_even_26_holding_27",
         "04_chip_value",
-        "Counting this move only, you hold 27: what is the break-even pot of card 26, the pot "
-        "at which Take and No Thanks! cost the same? (A negative pot means taking pays even "
-        "with no chips on it.)",
+        N_(
+            "Counting this move only, you hold 27: what is the break-even pot of card 26, the pot "
+            "at which Take and No Thanks! cost the same? (A negative pot means taking pays even "
+            "with no chips on it.)"
+        ),
         _break_even_26_holding_27,
-        "26 joins 27 into a run that scores 26 instead of 27: what does taking 26 add?",
+        N_("26 joins 27 into a run that scores 26 instead of 27: what does taking 26 add?"),
         digits=0,
         probability=False,
-        one_above=_ONE_ABOVE,
+        one_above_msg=_ONE_ABOVE,
     ),
     Exercise(
         "take_minus_pass_28_holding_27_29",
         "04_chip_value",
-        "Counting this move only, you hold 27 and 29 and card 28 is face up with 2 chips on "
-        "it. By how much does your score change with Take, minus the change with No Thanks!? "
-        "(Negative: Take is better.)",
+        N_(
+            "Counting this move only, you hold 27 and 29 and card 28 is face up with 2 chips on "
+            "it. By how much does your score change with Take, minus the change with No Thanks!? "
+            "(Negative: Take is better.)"
+        ),
         _take_minus_pass_28_holding_27_29,
-        "Score your hand before and after taking 28 (runs score their lowest card); the chips "
-        "you gain lower your score, and a pass costs you one chip.",
+        N_(
+            "Score your hand before and after taking 28 (runs score their lowest card); the chips "
+            "you gain lower your score, and a pass costs you one chip."
+        ),
         digits=0,
         probability=False,
     ),
     Exercise(
         "paired_mean_change",
         "04_chip_value",
-        "Five deals were each played twice, seat 0 starting with 11 chips and then with 15. "
-        f"Seat 0's final scores without the extra chips: {_scores(_PAIRED_WITHOUT)}; with "
-        f"them, on the same deals in the same order: {_scores(_PAIRED_WITH)}. What is the "
-        "paired estimate of the change in seat 0's score (with minus without)?",
+        N_(
+            "Five deals were each played twice, seat 0 starting with 11 chips and then with 15. "
+            "Seat 0's final scores without the extra chips: {without}; with "
+            "them, on the same deals in the same order: {with}. What is the "
+            "paired estimate of the change in seat 0's score (with minus without)?"
+        ),
         _paired_mean_change,
-        "Pair the scores deal by deal: take each deal's difference first, then average the "
-        "differences.",
+        N_(
+            "Pair the scores deal by deal: take each deal's difference first, then average the "
+            "differences."
+        ),
         digits=1,
         probability=False,
+        question_args=(("without", _scores(_PAIRED_WITHOUT)), ("with", _scores(_PAIRED_WITH))),
     ),
     Exercise(
         "rollout_take_minus_pass",
         "04b_take_or_pass",
-        "Four rollouts of one position: on the same four guesses at the face-down cards, seat "
-        f"0 finished with {_scores(_ROLLOUT_TAKE)} points after Take and "
-        f"{_scores(_ROLLOUT_PASS)} after No Thanks!. What is the rollout estimate of Take − "
-        "No Thanks! (negative: Take is better)?",
+        N_(
+            "Four rollouts of one position: on the same four guesses at the face-down cards, seat "
+            "0 finished with {take} points after Take and "
+            "{no_thanks} after No Thanks!. What is the rollout estimate of Take − "
+            "No Thanks! (negative: Take is better)?"
+        ),
         _rollout_take_minus_pass,
-        "Each guess gives one difference, Take's score minus No Thanks!'s on the same guess; "
-        "the estimate is their average.",
+        N_(
+            "Each guess gives one difference, Take's score minus No Thanks!'s on the same guess; "
+            "the estimate is their average."
+        ),
         digits=1,
         probability=False,
+        question_args=(("take", _scores(_ROLLOUT_TAKE)), ("no_thanks", _scores(_ROLLOUT_PASS))),
     ),
     Exercise(
         "tiny_two_runs",
         "03_runs_exact_vs_simulated",
-        "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
-        "cards form exactly two runs?",
+        N_(
+            "On a tiny deck of cards 1 to 8 with 3 removed, what is the chance that the 5 in-play "
+            "cards form exactly two runs?"
+        ),
         _p_tiny_two_runs,
-        "Count as in section 1: split the in-play cards into two runs in order, then place "
-        "the runs in the slots around the removed cards, at most one run per slot.",
+        N_(
+            "Count as in section 1: split the in-play cards into two runs in order, then place "
+            "the runs in the slots around the removed cards, at most one run per slot."
+        ),
     ),
     Exercise(
         "smallest_pot_example_bot_takes_25",
         "05_your_own_bot",
-        "The example bot of section 2 holds 12 and 30, has chips, and card 25 is turned. What "
-        "is the smallest number of chips on 25 for which it says Take?",
+        N_(
+            "The example bot of section 2 holds 12 and 30, has chips, and card 25 is turned. What "
+            "is the smallest number of chips on 25 for which it says Take?"
+        ),
         _smallest_pot_example_bot_takes_25,
-        "Work out what 25 adds to its card points (is it next to 12 or 30?), then the bot's "
-        "rule: the pot must be at least 40% of that.",
+        N_(
+            "Work out what 25 adds to its card points (is it next to 12 or 30?), then the bot's "
+            "rule: the pot must be at least 40% of that."
+        ),
         digits=0,
         probability=False,
     ),
     Exercise(
         "games_per_deal_four_bots",
         "07_bot_lab",
-        "A fair tournament of four bots at a 4-player table plays each deal once in every "
-        "order of the seats. How many games is one deal played in?",
+        N_(
+            "A fair tournament of four bots at a 4-player table plays each deal once in every "
+            "order of the seats. How many games is one deal played in?"
+        ),
         _games_per_deal_four_bots,
-        "Count the orders: any of the 4 bots may sit in the first seat, then any of the 3 left "
-        "in the second, and so on.",
+        N_(
+            "Count the orders: any of the 4 bots may sit in the first seat, then any of the 3 left "
+            "in the second, and so on."
+        ),
         digits=0,
         probability=False,
     ),
@@ -414,44 +475,61 @@ def _pp_first_card_8() -> Exact:
     return int(view.pot)
 
 
-_DECK_TEXT = "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
 _ALL += (
     Exercise(
         "pp_last_two_cards",
         "06_perfect_play",
-        f"{_DECK_TEXT}): seat 0 holds 5 and 2 chips, seat 1 holds 8 and 3 chips. Card 4 is "
-        "face up with 1 chip on it and seat 0 is to act; one more card will be turned after "
-        "it. With perfect play on both sides, what is seat 0's chance of winning?",
+        N_(
+            "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
+            "): seat 0 holds 5 and 2 chips, seat 1 holds 8 and 3 chips. Card 4 is "
+            "face up with 1 chip on it and seat 0 is to act; one more card will be turned after "
+            "it. With perfect play on both sides, what is seat 0's chance of winning?"
+        ),
         _pp_last_two_cards,
-        "Value both moves as in section 2: which cards may still come (4, 5 and 8 are seen), "
-        "and who ends up taking it? Seat 0 then picks the better move.",
+        N_(
+            "Value both moves as in section 2: which cards may still come (4, 5 and 8 are seen), "
+            "and who ends up taking it? Seat 0 then picks the better move."
+        ),
     ),
     Exercise(
         "pp_first_player_two_chips",
         "06_perfect_play",
-        f"{_DECK_TEXT}), but with two chips each instead of three: what is the first "
-        "player's chance of winning under perfect play?",
+        N_(
+            "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
+            "), but with two chips each instead of three: what is the first "
+            "player's chance of winning under perfect play?"
+        ),
         _pp_first_player_two_chips,
-        "Build the rules with chips=((2, 2),) and solve them as in section 3.",
+        N_("Build the rules with chips=((2, 2),) and solve them as in section 3."),
     ),
     Exercise(
         "pp_best_response_random",
         "06_perfect_play",
-        f"{_DECK_TEXT} with three chips each): seat 1 plays a bot that takes each card with "
-        "probability 1/5, RandomBot(p_take=0.2). What is the best chance of winning seat 0 "
-        "can get against it, acting first?",
+        N_(
+            "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
+            " with three chips each): seat 1 plays a bot that takes each card with "
+            "probability 1/5, RandomBot(p_take=0.2). What is the best chance of winning seat 0 "
+            "can get against it, acting first?"
+        ),
         _pp_best_response_random,
-        "A best response plays one seat perfectly against a fixed bot at the other "
-        "(section 5), and values a RandomBot's coin flips exactly; it acts first in seat 0.",
+        N_(
+            "A best response plays one seat perfectly against a fixed bot at the other "
+            "(section 5), and values a RandomBot's coin flips exactly; it acts first in seat 0."
+        ),
     ),
     Exercise(
         "pp_first_card_8",
         "06_perfect_play",
-        f"{_DECK_TEXT} with three chips each): card 8 is the first card turned. Both seats "
-        "play perfectly; how many chips are on it when one of them takes it?",
+        N_(
+            "On the lesson's deck (cards 3 to 8, two removed unseen, two players"
+            " with three chips each): card 8 is the first card turned. Both seats "
+            "play perfectly; how many chips are on it when one of them takes it?"
+        ),
         _pp_first_card_8,
-        "Follow the No Thanks! chain: ask the solution for the move at pot 0, and move on "
-        "with exact.after_pass while the answer is No Thanks!.",
+        N_(
+            "Follow the No Thanks! chain: ask the solution for the move at pot 0, and move on "
+            "with exact.after_pass while the answer is No Thanks!."
+        ),
         digits=0,
         probability=False,
     ),

@@ -9,6 +9,8 @@ just that line, and "Run all" stops at the first error.
 
 from __future__ import annotations
 
+from ..i18n import _, fmt_int
+
 __all__ = ["SEED_MAX", "SeedError", "use_seed"]
 
 #: The largest SEED a lesson accepts (the smallest is 0).
@@ -35,11 +37,15 @@ def use_seed(seed: object) -> None:
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SeedError(
-            f"SEED must be a whole number from 0 to {SEED_MAX:,}, such as SEED = 16; "
-            f"it is {seed!r} ({type(seed).__name__}). Change the first cell and run all cells."
+            _(
+                "SEED must be a whole number from 0 to {max}, such as SEED = 16; it is {seed} "
+                "({type}). Change the first cell and run all cells."
+            ).format(max=fmt_int(SEED_MAX), seed=repr(seed), type=type(seed).__name__)
         )
     if not 0 <= seed <= SEED_MAX:
         raise SeedError(
-            f"SEED must be a whole number from 0 to {SEED_MAX:,}; it is {seed:,}. "
-            "Change the first cell and run all cells."
+            _(
+                "SEED must be a whole number from 0 to {max}; it is {seed}. Change the first "
+                "cell and run all cells."
+            ).format(max=fmt_int(SEED_MAX), seed=fmt_int(seed))
         )

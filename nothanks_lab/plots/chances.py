@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..i18n import _
+from ..i18n import _, fmt_int
 from ..render.figures import OKABE_ITO
 from ..rules import Rules
+from ..stats import fmt_number
 from ..validate import check_rules
 from ..view import PlayerView
 from .common import EXACT_COLOR, _add_band, _bounds, _column, _error_y, _style
@@ -84,7 +85,7 @@ def _pmf_figure(
     exact = np.asarray(exact, dtype=np.float64)
     xs = list(range(len(exact)))
     fig = go.Figure()
-    fig.add_bar(x=xs, y=exact.tolist(), name="exact", marker_color=EXACT_COLOR, opacity=0.75)
+    fig.add_bar(x=xs, y=exact.tolist(), name=_("exact"), marker_color=EXACT_COLOR, opacity=0.75)
     if simulated is not None:
         sim = list(simulated)
         if len(sim) != len(exact):
@@ -98,7 +99,11 @@ def _pmf_figure(
                 x=xs,
                 y=v.tolist(),
                 mode="markers",
-                name=f"simulated ({n:,} rounds, 95% CI)" if n else "simulated (95% CI)",
+                name=(
+                    _("simulated ({n} rounds, 95% CI)").format(n=fmt_int(n))
+                    if n
+                    else _("simulated (95% CI)")
+                ),
                 marker={"size": 10, "color": "black"},
                 error_y=_error_y(v, lo, hi),
             )
@@ -107,10 +112,10 @@ def _pmf_figure(
                 x=xs,
                 y=np.asarray(sim, dtype=np.float64).tolist(),
                 mode="markers",
-                name="simulated",
+                name=_("simulated"),
                 marker={"size": 10, "color": "black"},
             )
-    _style(fig, title, x_label, "probability")
+    _style(fig, title, x_label, _("probability"))
     fig.update_xaxes(dtick=1)
     return fig
 
@@ -126,10 +131,12 @@ def plot_removed_count(
     `pmf` is :func:`nothanks_lab.probability.removed_count_pmf`; `simulated` its Monte Carlo
     twin (a list of estimates, drawn with their intervals) or plain frequencies.
     """
-    what = f" of {sorted(cards)}" if cards is not None else ""
-    return _pmf_figure(
-        pmf, simulated, f"How many cards{what} were removed?", "number of these cards removed"
+    title = (
+        _("How many cards of {cards} were removed?").format(cards=sorted(cards))
+        if cards is not None
+        else _("How many cards were removed?")
     )
+    return _pmf_figure(pmf, simulated, title, _("number of these cards removed"))
 
 
 def plot_run_count(
@@ -137,7 +144,10 @@ def plot_run_count(
 ) -> go.Figure:
     """Number of runs the in-play cards form: exact distribution versus a simulation."""
     return _pmf_figure(
-        exact, simulated, "Runs formed by the in-play cards: exact vs simulated", "number of runs"
+        exact,
+        simulated,
+        _("Runs formed by the in-play cards: exact vs simulated"),
+        _("number of runs"),
     )
 
 
@@ -158,15 +168,17 @@ def plot_convergence(rows: Sequence[Any], *, what: str = "probability") -> go.Fi
     fig = go.Figure()
     _add_band(fig, n, low, high, opacity=0.2)
     fig.add_scatter(
-        x=n.tolist(), y=est.tolist(), mode="lines+markers", name="simulated", line={"width": 3}
+        x=n.tolist(), y=est.tolist(), mode="lines+markers", name=_("simulated"), line={"width": 3}
     )
     fig.add_scatter(
         x=[n.min(), n.max()],
         y=[exact, exact],
         mode="lines",
-        name=f"exact = {exact:.4g}",
+        name=_("exact = {value}").format(value=fmt_number(exact, ".4g")),
         line={"color": EXACT_COLOR, "dash": "dash", "width": 3},
     )
-    _style(fig, f"Simulation converging to the exact {what}", "simulated rounds", what)
+    shown = _(what)  # the default word, "probability", in the language in use
+    title = _("Simulation converging to the exact {what}").format(what=shown)
+    _style(fig, title, _("simulated rounds"), shown)
     fig.update_xaxes(type="log")
     return fig

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..render.figures import OKABE_ITO
 from .common import EXACT_COLOR, _error_y, _records, _style
 
@@ -28,10 +28,10 @@ def plot_chip_value(cv: Any, metric: str = "score_change") -> go.Figure:
     ``"score_change"``, ``"win_change"``, ``"score"`` or ``"win"``.
     """
     labels = {
-        "score_change": "change in final score (lower is better)",
-        "win_change": "change in win chance",
-        "score": "mean final score",
-        "win": "win chance",
+        "score_change": _("change in final score (lower is better)"),
+        "win_change": _("change in win chance"),
+        "score": _("mean final score"),
+        "win": _("win chance"),
     }
     if metric not in labels:
         raise ValueError(f"metric must be one of {sorted(labels)}; got {metric!r}")
@@ -46,12 +46,12 @@ def plot_chip_value(cv: Any, metric: str = "score_change") -> go.Figure:
             x=[r["extra_chips"] for r in rows],
             y=v.tolist(),
             mode="lines+markers",
-            name=f"{p} players",
+            name=_("{n} players").format(n=p),
             error_y=_error_y(v, lo, hi),
             line={"width": 3},
             marker={"size": 9},
         )
-    _style(fig, "What is a chip worth?", "extra starting chips", labels[metric])
+    _style(fig, _("What is a chip worth?"), _("extra starting chips"), labels[metric])
     fig.update_xaxes(dtick=1)
     if "win" in metric:
         fig.update_yaxes(tickformat=".0%")
@@ -105,13 +105,14 @@ def plot_take_rate(
     takes: Sequence[bool],
     *,
     threshold: float | None = None,
-    name: str = "perfect play",
+    name: str = N_("perfect play"),
 ) -> go.Figure:
     """How often a policy takes, by the card's net cost (its marginal points minus the pot).
 
     `net_costs` and `takes` hold one entry per position with a choice. A `MarginalCostBot`
     with `threshold` (drawn when given) takes exactly when the net cost is at most it.
     """
+    name = _(name)  # the default, "perfect play", in the language in use
     costs = np.asarray(net_costs, dtype=np.int64)
     took = np.asarray(takes, dtype=bool)
     if costs.shape != took.shape or costs.ndim != 1 or costs.size == 0:
@@ -129,7 +130,8 @@ def plot_take_rate(
         name=name,
         marker_color=OKABE_ITO["blue"],
         customdata=counts.tolist(),
-        hovertemplate="net cost %{x}: takes in %{y:.1%} of %{customdata} positions<extra></extra>",
+        hovertemplate=_("net cost %{x}: takes in %{y:.1%} of %{customdata} positions")
+        + "<extra></extra>",
     )
     if threshold is not None:
         fig.add_scatter(
@@ -141,9 +143,9 @@ def plot_take_rate(
         )
     _style(
         fig,
-        f"How often {name} takes",
-        "net cost: the card's marginal points minus the pot",
-        "share of positions where it takes",
+        _("How often {name} takes").format(name=name),
+        _("net cost: the card's marginal points minus the pot"),
+        _("share of positions where it takes"),
         legend={"orientation": "h", "y": -0.25},
     )
     fig.update_yaxes(tickformat=".0%", range=[0, 1.05])
@@ -169,15 +171,16 @@ def plot_exploitability(table: Mapping[str, Any]) -> go.Figure:
         text=[f"{round(g, 3) + 0.0:.3f}" for g in gaps],  # + 0.0: never "-0.000"
         textposition="outside",
         customdata=[[float(e.first), float(e.second)] for e in table.values()],
-        hovertemplate=(
+        hovertemplate=_(
             "%{y}: a best response wins %{customdata[0]:.3f} acting first, "
-            "%{customdata[1]:.3f} acting second<extra></extra>"
-        ),
+            "%{customdata[1]:.3f} acting second"
+        )
+        + "<extra></extra>",
     )
     _style(
         fig,
-        "Distance from perfect play (0 = perfect)",
-        "a best response's win chance minus 1/2, mean over both seats",
+        _("Distance from perfect play (0 = perfect)"),
+        _("a best response's win chance minus 1/2, mean over both seats"),
         "",
         showlegend=False,
         height=max(320, 60 * len(names) + 160),

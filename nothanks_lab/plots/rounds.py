@@ -85,7 +85,7 @@ def plot_timeline(
     """
     game, history = _timeline_game(game_or_result, rules)
     n = game.n_players
-    names = [f"seat {p}" for p in range(n)] if names is None else list(names)
+    names = [_("seat {seat}").format(seat=p) for p in range(n)] if names is None else list(names)
     if len(names) != n:
         raise ValueError(f"names must name {n} seats; got {len(names)}")
     chips = [game.chips]
@@ -139,7 +139,8 @@ def plot_timeline(
                 row=row,
                 col=1,
             )
-    _style(fig, f"A round move by move ({len(history)} moves)", "", "", height=700)
+    title = _("A round move by move ({n} moves)").format(n=len(history))
+    _style(fig, title, "", "", height=700)
     fig.update_xaxes(title_text=_("move"), row=2, col=1)
     # Room on the right for the seats' names at the lines' ends.
     fig.update_xaxes(range=[-1, last * 1.3 + 6])

@@ -17,9 +17,17 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from ..i18n import N_, _, fmt_decimal, fmt_int
 from ..render.figures import OKABE_ITO
 from ..render.tables import fmt_share
 from .common import EXACT_COLOR, _column, _error_y, _records, _style
+
+_METRIC_NAMES = {"win_share": N_("win share"), "mean_score": N_("mean score")}
+
+
+def _metric_name(metric: str) -> str:
+    """A result column as a person reads it (``win_share``: "win share"), translated."""
+    return _(_METRIC_NAMES.get(metric, metric.replace("_", " ")))
 
 
 def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
@@ -43,7 +51,7 @@ def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
         x=[str(b) for b in _column(recs, "bot")],
         y=v.tolist(),
         error_y=_error_y(v, lo, hi),
-        name=metric.replace("_", " "),
+        name=_metric_name(metric),
         marker_color=OKABE_ITO["blue"],
     )
     players = recs[0].get("n_players")
@@ -52,12 +60,13 @@ def plot_win_shares(result: Any, *, metric: str = "win_share") -> go.Figure:
             y=1 / players,
             line_dash="dash",
             line_color=EXACT_COLOR,
-            annotation_text=f"fair share 1/{players}",
+            annotation_text=_("fair share 1/{n}").format(n=players),
         )
-    title = "Win share (shared wins split)" if metric == "win_share" else "Mean final score"
+    title = _("Win share (shared wins split)") if metric == "win_share" else _("Mean final score")
     if players:
-        title += f", {players} players"
-    _style(fig, title, "bot", "win share" if metric == "win_share" else "mean score (lower wins)")
+        title += _(", {n} players").format(n=players)
+    y_label = _("win share") if metric == "win_share" else _("mean score (lower wins)")
+    _style(fig, title, _("bot"), y_label)
     if metric == "win_share":
         fig.update_yaxes(tickformat=".0%")
     return fig
@@ -73,7 +82,7 @@ def plot_sweep(result: Any, x: str, y: str | None = None, *, value: str = "win_s
     recs = _records(result)
     xs_all = _column(recs, x)
     vals = np.array(_column(recs, value), dtype=np.float64)
-    label = value.replace("_", " ")
+    label = _metric_name(value)
     fig = go.Figure()
     if y is None:
         order = np.argsort(np.asarray(xs_all, dtype=np.float64), kind="stable")
@@ -89,7 +98,7 @@ def plot_sweep(result: Any, x: str, y: str | None = None, *, value: str = "win_s
         fig.add_scatter(
             x=xv, y=v.tolist(), mode="lines+markers", error_y=err, name=label, line={"width": 3}
         )
-        _style(fig, f"Sweep: {label} against {x}", x, label)
+        _style(fig, _("Sweep: {value} against {x}").format(value=label, x=x), x, label)
         return fig
     ys_all = _column(recs, y)
     xs = sorted(set(xs_all))
@@ -105,7 +114,7 @@ def plot_sweep(result: Any, x: str, y: str | None = None, *, value: str = "win_s
         colorbar={"title": {"text": label}},
         hovertemplate=f"{x}=%{{x}}, {y}=%{{y}}: %{{z:.3f}}<extra></extra>",
     )
-    _style(fig, f"Sweep: {label} over {x} × {y}", x, y)
+    _style(fig, _("Sweep: {value} over {x} × {y}").format(value=label, x=x, y=y), x, y)
     return fig
 
 
@@ -126,7 +135,8 @@ def plot_score_distribution(
             arr = arr[:, None]
         if arr.ndim != 2:
             raise ValueError(f"scores must be 1-d or [games, seats]; got shape {arr.shape}")
-        names = labels if labels is not None else [f"seat {p}" for p in range(arr.shape[1])]
+        seats = [_("seat {seat}").format(seat=p) for p in range(arr.shape[1])]
+        names = labels if labels is not None else seats
         if len(names) != arr.shape[1]:
             raise ValueError(f"labels must name {arr.shape[1]} seats; got {len(names)}")
         series = {str(n): arr[:, p] for p, n in enumerate(names)}
@@ -139,15 +149,15 @@ def plot_score_distribution(
         fig.add_bar(
             x=vals.tolist(),
             y=y.tolist(),
-            name=f"{name} (mean {v.mean():.1f})",
+            name=_("{name} (mean {mean})").format(name=name, mean=fmt_decimal(v.mean(), 1)),
             opacity=0.6,
         )
     n_games = max(len(v) for v in series.values())
     _style(
         fig,
-        f"Final scores over {n_games:,} rounds (lower wins)",
-        "final score",
-        "share of rounds" if normalize else "rounds",
+        _("Final scores over {n} rounds (lower wins)").format(n=fmt_int(n_games)),
+        _("final score"),
+        _("share of rounds") if normalize else _("rounds"),
         barmode="overlay",
         bargap=0,
     )
@@ -184,10 +194,11 @@ def plot_pairwise(result: Any) -> go.Figure:
             zmin=0,
             zmax=1,
             colorscale="RdBu",
-            colorbar={"title": "row beats column", "tickformat": ".0%"},
+            colorbar={"title": _("row beats column"), "tickformat": ".0%"},
         )
     )
-    _style(fig, "Head to head: how often the row bot scored lower", "column bot", "row bot")
+    title = _("Head to head: how often the row bot scored lower")
+    _style(fig, title, _("column bot"), _("row bot"))
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -212,14 +223,14 @@ def plot_ratings(ratings: Any) -> go.Figure:
         textposition="top center",
         marker={"size": 12, "color": OKABE_ITO["blue"]},
         error_x=_error_y(v, lo, hi),
-        name="rating",
+        name=_("rating"),
     )
-    anchor = f" (0 = {rt.anchor})" if rt.anchor else " (0 = the field's mean)"
+    anchor = f" (0 = {rt.anchor})" if rt.anchor else _(" (0 = the field's mean)")
     _style(
         fig,
-        "Ratings on the Elo scale" + anchor,
-        "rating (400 = 10-to-1 odds)",
-        "bot",
+        _("Ratings on the Elo scale") + anchor,
+        _("rating (400 = 10-to-1 odds)"),
+        _("bot"),
         showlegend=False,
     )
     return fig
@@ -235,7 +246,9 @@ def plot_seat_positions(result: Any, *, metric: str = "win_share") -> go.Figure:
         v, ci = result.seat_mean_score, result.seat_score_ci
     p = len(v)
     first = getattr(result, "first_player", 0)
-    labels = [f"seat {s}" + (" (first)" if s == first else "") for s in range(p)]
+    labels = [
+        _("seat {seat}").format(seat=s) + (_(" (first)") if s == first else "") for s in range(p)
+    ]
     fig = go.Figure()
     fig.add_bar(
         x=labels,
@@ -247,9 +260,13 @@ def plot_seat_positions(result: Any, *, metric: str = "win_share") -> go.Figure:
     )
     if metric == "win_share":
         fig.add_hline(
-            y=1 / p, line_dash="dash", line_color=EXACT_COLOR, annotation_text=f"fair share 1/{p}"
+            y=1 / p,
+            line_dash="dash",
+            line_color=EXACT_COLOR,
+            annotation_text=_("fair share 1/{n}").format(n=p),
         )
         fig.update_yaxes(tickformat=".0%")
-    title = "Win share by seat" if metric == "win_share" else "Mean score by seat"
-    _style(fig, title, "seat (in turn order)", metric.replace("_", " "), showlegend=False)
+    title = _("Win share by seat") if metric == "win_share" else _("Mean score by seat")
+    y_label = _metric_name(metric)
+    _style(fig, title, _("seat (in turn order)"), y_label, showlegend=False)
     return fig
