@@ -23,6 +23,7 @@ from ..table import (
     MAX_TABLE_SEED,
     BotSpec,
     build_bot,
+    display_label,
     spec_label,
 )
 from ..validate import (
@@ -213,7 +214,8 @@ def bot_label(name: str) -> str:
         and d.bot[1]
         and all(params_of(name)[k].default == v for k, v in d.bot[1].items())
     ]
-    return f"{name} ({levels[0]})" if levels else name
+    shown = display_label(name)  # a word of the language in use ("heurístico")
+    return f"{shown} ({_(levels[0])})" if levels else shown
 
 
 def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
@@ -225,7 +227,7 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
         return W.Checkbox(
             value=bool(value),
             description=param.name,
-            tooltip=param.doc,
+            tooltip=_(param.doc),
             style=style,
             layout=layout,
         )
@@ -235,7 +237,7 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
             min=int(param.low),
             max=int(param.high),
             description=param.name,
-            tooltip=param.doc,
+            tooltip=_(param.doc),
             continuous_update=False,
             style=style,
             layout=layout,
@@ -246,7 +248,7 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
         max=float(param.high),
         step=(float(param.high) - float(param.low)) / 100 or 0.01,
         description=param.name,
-        tooltip=param.doc,
+        tooltip=_(param.doc),
         continuous_update=False,
         style=style,
         layout=layout,

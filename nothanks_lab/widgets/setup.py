@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from .. import render
 from ..i18n import _, speaks
-from ..table import DIFFICULTIES, MAX_TABLE_SEED, BotSpec, difficulty_bots
+from ..table import DIFFICULTIES, MAX_TABLE_SEED, BotSpec, difficulty_bots, display_label
 from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed, paint
 
 
@@ -48,7 +48,7 @@ class TableSetup:
             continuous_update=False,
         )
         self.difficulty_box = W.Dropdown(
-            options=[(f"{_(k)}: {d.bot[0]}", k) for k, d in DIFFICULTIES.items()]
+            options=[(f"{_(k)}: {display_label(d.bot[0])}", k) for k, d in DIFFICULTIES.items()]
             + [(_("custom (bots below)"), "custom")],
             value=self.difficulty or "custom",
             description=_("opponents"),
