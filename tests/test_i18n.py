@@ -43,6 +43,7 @@ ENGLISH_UI = (
     "Play again",
     "Hint",
     "Review",
+    "heuristic",  # a bot's name shown as a word (the Brazilian teacher trial found it)
 )
 
 PLACEHOLDER = re.compile(
@@ -221,7 +222,9 @@ def widget_texts(root: Any) -> str:
     texts: list[str] = []
 
     def walk(w: Any) -> None:
-        for attr in ("value", "description"):
+        # A dropdown shows its options' labels, never its value (a registry name in code).
+        shown = ("description",) if isinstance(w, W.Dropdown) else ("value", "description")
+        for attr in shown:
             v = getattr(w, attr, None)
             if isinstance(v, str):
                 texts.append(v)

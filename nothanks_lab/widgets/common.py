@@ -355,7 +355,10 @@ class BotPicker:
             param_widget(declared[n], self._initial.get(n)) for n in rest
         )
         self.advanced.set_title(
-            0, _("advanced: {n} more settings of {bot}").format(n=len(rest), bot=self.name)
+            0,
+            _("advanced: {n} more settings of {bot}").format(
+                n=len(rest), bot=display_label(self.name)
+            ),
         )
         self.advanced.layout.display = "" if rest else "none"
 
