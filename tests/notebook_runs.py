@@ -54,6 +54,11 @@ def with_seed(nb: nbformat.NotebookNode, seed: int) -> nbformat.NotebookNode:
     return nb
 
 
+# Lessons whose runs do not share a kernel: 08 starts a Dask LocalCluster, whose nanny
+# processes do not start again in a kernel where one ran before ("Nanny failed to start").
+FRESH_KERNEL = {"08_bot_lab_for_analysts"}
+
+
 @dataclass
 class Run:
     """One lesson executed with one seed: the notebook with its outputs, and its error if any."""
@@ -74,11 +79,18 @@ class LessonRuns:
     def key(path: Path, seed: int) -> tuple[str, int, str]:
         return str(path.resolve()), seed, hashlib.sha256(path.read_bytes()).hexdigest()
 
-    def get(self, path: Path, seed: int) -> nbformat.NotebookNode:
-        """Lesson `path` executed with `seed` (re-raising its run's error, if it had one)."""
+    def get(self, path: Path, seed: int, *, variants: bool = True) -> nbformat.NotebookNode:
+        """Lesson `path` executed with `seed` (re-raising its run's error, if it had one).
+
+        `variants`: run the lesson's own seed and the variant seeds in the same kernel too (the
+        seed tests ask for them all); False runs `seed` alone. A lesson that starts processes
+        of its own (08's Dask cluster) gets a fresh kernel per seed, as a student's would.
+        """
         if self.key(path, seed) not in self.runs:
-            wanted = [own_seed(path), *variant_seeds(), seed]
-            self._execute(path, list(dict.fromkeys(wanted)))
+            wanted = [own_seed(path), *variant_seeds(), seed] if variants else [seed]
+            wanted = list(dict.fromkeys(wanted))
+            for seeds in [[s] for s in wanted] if path.stem in FRESH_KERNEL else [wanted]:
+                self._execute(path, seeds)
         run = self.runs[self.key(path, seed)]
         if run.error is not None:
             raise run.error
@@ -91,6 +103,8 @@ class LessonRuns:
 
         base = nbformat.read(path, as_version=4)
         todo = [s for s in seeds if self.key(path, s) not in self.runs]
+        if not todo:
+            return
         client = NotebookClient(
             with_seed(base, todo[0]),
             timeout=self.timeout,

@@ -288,11 +288,9 @@ def test_pt_no_answer_written_before_it_is_asked(stem: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", [s for s in PT_STEMS if _exercises_in(s)])
-def test_pt_no_answer_printed_before_it_is_asked(stem: str) -> None:
-    from tests.test_notebook_seeds import run_with_seed
-
+def test_pt_no_answer_printed_before_it_is_asked(stem: str, lesson_runs: LessonRuns) -> None:
     seed = int(re.match(r"SEED = (\d+)", _read_pt(stem).cells[2].source).group(1))
-    nb = run_with_seed(PT / f"{stem}.ipynb", seed)
+    nb = lesson_runs.get(PT / f"{stem}.ipynb", seed, variants=False)
     where = {ex.key: ex.index for ex in exercise_cells(nb)}
     for key in _exercises_in(stem):
         pats = answer_forms_pt(key)
