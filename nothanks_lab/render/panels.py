@@ -210,7 +210,8 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
     how = _(
         "The rest of the round was played out {n} times for each move, on guesses at the "
         "face-down cards you cannot see ({who}); each ± is a 95% interval. The review of "
-        "your round uses the same computation."
+        "your round uses the same method with more play-outs and guesses of its own, so on a "
+        "close call the two can differ."
     ).format(n=fmt_int(ev.n), who=who)
     return (
         f"<div class='nothanks-evaluation'><p style='margin:.4em 0 .1em'>{intro}</p>"
