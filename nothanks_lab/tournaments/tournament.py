@@ -62,9 +62,10 @@ def tournament(
         progress: show a progress bar (default: when there is more than one chunk).
         confidence: level of the intervals.
         isolate: play each bot given as ``"path/to/file.py:Class[:k=v]"`` from a process of
-            its own (:mod:`.sandbox`: only the public facts of each decision reach it, with CPU,
-            memory and per-decision time limits; the process ends with the tournament), for
-            files you do not trust. Other bots play in this process. Needs one worker.
+            its own (:mod:`nothanks_lab.tournaments.sandbox`: only the public facts of each
+            decision reach it, with CPU, memory and per-decision time limits; the process ends
+            with the tournament), for files you do not trust. Other bots play in this process.
+            Needs one worker.
 
     >>> t = tournament(["marginal:threshold=10", "marginal:threshold=-40", "marginal:threshold=0"],
     ...                n_games=200, seed=1)
