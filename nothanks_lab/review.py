@@ -414,7 +414,9 @@ def _policies_name(policy: object, field: object) -> str:
         others = " / ".join(dict.fromkeys(_short_name(f) for f in field))
     else:
         others = _short_name(field)
-    return f"{me} in every seat" if others == me else f"{me} for the seat, {others} for the rest"
+    if others == me:
+        return _("{me} in every seat").format(me=me)
+    return _("{me} for the seat, {others} for the rest").format(me=me, others=others)
 
 
 def _public_replay(game: Game) -> Game:

@@ -241,7 +241,11 @@ def widget_texts(root: Any) -> str:
 
 
 def english_words(text: str) -> list[str]:
-    return [w for w in ENGLISH_UI if w.lower() in text.lower()]
+    """The words of `ENGLISH_UI` in `text`, as whole words (a class name like HeuristicBot in
+    the method's details, or ``p_take`` in code, is not the English word)."""
+    return [
+        w for w in ENGLISH_UI if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE)
+    ]
 
 
 def play_out(t: Any) -> None:
