@@ -9,6 +9,8 @@ shown, and the latency of a few clicks. With ``--waves 2`` a second wave of N pa
 ``--wave-gap`` seconds later while the first wave keeps playing. Then every tab is closed
 (the shutdown beacon) and, after ``--linger`` seconds, it counts the kernels that served a page
 and are still running (leaked), plus RSS/PSS per kernel and the server's CPU seconds per page.
+With ``--clients protocol`` the pages are spoken by ``class_clients.py`` instead (the server's
+side of a class whose browsers run on the students' machines); ``mixed`` keeps one real page.
 Only processes this script started are stopped. Usage:
 ``python benchmarks/bench_class.py --students 30 [--waves 2] [--moves 5] [--notebook PATH]``.
 """
@@ -193,6 +195,35 @@ async def class_trial(
     return done
 
 
+async def trial(url: str, a: argparse.Namespace) -> list[list[dict[str, Any]]]:
+    """The class of ``--clients`` kind: waves of pages, browsers, protocol clients or both."""
+    import class_clients
+
+    n, waves = a.students, a.waves
+    if a.clients == "browser":
+        return await class_trial(url, n, waves, a.wave_gap, a.moves, a.timeout)
+    k = n if a.clients == "protocol" else n - 1
+
+    async def protocol_waves() -> list[list[dict[str, Any]]]:
+        tasks = []
+        for w in range(waves):
+            if w:
+                await asyncio.sleep(a.wave_gap)
+            tasks.append(
+                asyncio.ensure_future(
+                    class_clients.class_of(url, k, a.moves, MOVE_GAP_S, a.timeout)
+                )
+            )
+        return list(await asyncio.gather(*tasks))
+
+    if a.clients == "protocol" or n == 1:
+        return await protocol_waves()
+    browsers, clients = await asyncio.gather(
+        class_trial(url, 1, waves, a.wave_gap, a.moves, a.timeout), protocol_waves()
+    )
+    return [b + c for b, c in zip(browsers, clients, strict=True)]
+
+
 def _stats(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.2f} s, max {max(xs):.2f} s" if xs else "none"
 
@@ -204,7 +235,7 @@ def report(res: list[dict[str, Any]], label: str) -> None:
     if kinds:
         said = sum(1 for r in res if r.get("reload_line"))
         print(f"  failure kinds: {', '.join(kinds)}; pages showing the reload line: {said}")
-    print(f"  server time to first byte: {_stats([r['ttfb'] for r in ok])}")
+    print(f"  server time to first byte: {_stats([r['ttfb'] for r in ok if 'ttfb' in r])}")
     print(f"  server time to last byte:  {_stats([r['html'] for r in ok])}")
     print(f"  time to table shown:       {_stats([r['table'] for r in ok])}")
     clicks = [c for r in ok for c in r["clicks"]]
@@ -221,6 +252,14 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=90.0)
     ap.add_argument("--linger", type=float, default=60.0)
+    ap.add_argument(
+        "--clients",
+        choices=("browser", "protocol", "mixed"),
+        default="browser",
+        help="browser: N Chromium pages; protocol: N clients speaking the page's own protocol "
+        "(class_clients.py: what the server sees of a class whose browsers are elsewhere); "
+        "mixed: one Chromium page among N-1 protocol clients",
+    )
     a = ap.parse_args()
     if a.students < 1 or a.moves < 0 or a.timeout <= 0 or a.linger < 0 or a.wave_gap < 0:
         ap.error("--students must be >= 1; --moves, --linger, --wave-gap >= 0; --timeout > 0")
@@ -252,7 +291,7 @@ def main() -> int:
         rss, pss = memory(list(before.values()))
         cpu0 = cpu_seconds(root)
         url = f"http://127.0.0.1:{port}/"
-        waves = asyncio.run(class_trial(url, a.students, a.waves, a.wave_gap, a.moves, a.timeout))
+        waves = asyncio.run(trial(url, a))
         cpu = cpu_seconds(root) - cpu0
         for i, w in enumerate(waves, 1):
             report(w, f"wave {i} ({a.students} pages at once)")
