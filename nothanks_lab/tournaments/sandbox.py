@@ -33,8 +33,9 @@ from typing import Any
 
 from ..engine import Action
 from ..rules import Rules
-from ..validate import check_number
+from ..validate import check_int, check_number
 from ..view import PlayerView, hypothetical_view
+from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -111,8 +112,12 @@ class IsolatedPolicy:
         class_name: str | None = None,
         params: dict[str, Any] | None = None,
         name: str | None = None,
+        seed: tuple[int, ...] | None = None,
     ) -> None:
         self.path = Path(path)
+        #: (run seed, place in the field): seeds the child's ``random`` and ``np.random``
+        #: global state before the file runs (None: left to fresh entropy).
+        self.seed = None if seed is None else tuple(check_int(k, "seed", low=0) for k in seed)
         #: The class to build (``file.py:Class:k=v``), or None: the file's ``Bot`` or ``act``.
         self.class_name = class_name
         self.params = dict(params or {})
@@ -148,13 +153,14 @@ class IsolatedPolicy:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         config = {
-            "path": str(self.path),
+            "path": str(self.path.resolve()),  # the child starts in the file's folder
             "rules": _rules_facts(self.rules),
             "memory": int(self.memory_mb * 2**20),
             "cpu": float(self.cpu_s),
             "fds": [to_child_r, from_child_w],
             "class": self.class_name,
             "params": self.params,
+            "seed": None if self.seed is None else list(self.seed),
         }
         try:
             self._proc = subprocess.Popen(
@@ -314,9 +320,14 @@ class IsolatedPolicy:
         return f"IsolatedPolicy({self.path.name!r})"
 
 
-def isolated_bot(spec: Any, rules: Rules | None = None) -> IsolatedPolicy | None:
+def isolated_bot(
+    spec: Any, rules: Rules | None = None, *, seed: object = None, place: int = 0
+) -> IsolatedPolicy | None:
     """An `IsolatedPolicy` for a ``"path/to/file.py:Class[:k=v,...]"`` spec, or None for any
     other bot (a registered name, ``package.module:Class``, a policy object).
+
+    With an int `seed` (the run's), the child's global ``random`` and ``np.random`` state is
+    seeded from (`seed`, `place`), the bot's place in the field.
 
     The file is never run in this process: its class is looked up and built in the child.
     """
@@ -339,8 +350,9 @@ def isolated_bot(spec: Any, rules: Rules | None = None) -> IsolatedPolicy | None
     _, params = parse_bot_spec("user:" + given) if given else ("user", {})
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
     name = f"{class_name.strip()}({shown})" if params else class_name.strip()
+    key = (seed, place) if isinstance(seed, int) and not isinstance(seed, bool) else None
     return IsolatedPolicy(
-        path, rules=rules, class_name=class_name.strip(), params=params, name=name
+        path, rules=rules, class_name=class_name.strip(), params=params, name=name, seed=key
     )
 
 
@@ -375,11 +387,13 @@ def _error_text(exc: BaseException) -> str:
     return type(exc).__name__ + (f": {text}" if text else "")
 
 
-def _module_of(path: Path) -> types.ModuleType:
-    """Run a bot's file as a fresh module (registered in ``sys.modules`` for pickling).
+def _module_of(path: Path, source: str | None = None) -> types.ModuleType:
+    """Run a bot's file (its text `source`, read if not given) as a fresh module (registered
+    in ``sys.modules`` for pickling).
 
     A file that fails to load leaves no module behind; the caller sets any time limit."""
-    source = path.read_text(encoding="utf-8")
+    if source is None:
+        source = path.read_text(encoding="utf-8")
     code = compile(source, str(path), "exec")
     digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
     stem = re.sub(r"\W", "_", path.stem)
@@ -425,20 +439,32 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
     mem, cpu = int(config["memory"]), float(config["cpu"])
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
     os.closerange(3, min(in_fd, out_fd))
     os.closerange(max(in_fd, out_fd) + 1, 4096)
     for lo, hi in ((min(in_fd, out_fd) + 1, max(in_fd, out_fd)),):
         os.closerange(lo, hi)
-    inbox = Connection(in_fd, writable=False)
-    outbox = Connection(out_fd, readable=False)
     path = Path(config["path"])
     rules = Rules(**{k: _tuples(v) for k, v in config["rules"].items()})
+    unread: Exception | None = None
+    try:  # read while the teacher's rights still hold: the bot may lose them below
+        source: str | None = read_source(path)
+        siblings = sibling_sources(path)
+    except (OSError, ValueError) as e:  # ValueError: not a regular file, too large, not UTF-8
+        source, siblings, unread = None, {}, e
+    confine((in_fd, out_fd))
+    seed_global_random(config.get("seed"))
+    sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
+    inbox = Connection(in_fd, writable=False)
+    outbox = Connection(out_fd, readable=False)
 
     def send(message: dict[str, Any]) -> None:
         outbox.send_bytes(json.dumps(message).encode())
 
     try:
-        module = _module_of(path)
+        if source is None:
+            raise unread if unread is not None else OSError(f"cannot read {path.name}")
+        module = _module_of(path, source)
     except BaseException as e:  # every exception of the file stays here, as a message
         text = f"the file does not load: {_error_text(e)}{_line_in(e, path)}"
         if isinstance(e, MemoryError):

@@ -82,7 +82,7 @@ def tournament(
     if isolate:
         from .sandbox import isolated_bot  # only then: the sandbox's imports are not needed
 
-        isolated = [isolated_bot(b, rules) for b in bots]
+        isolated = [isolated_bot(b, rules, seed=seed, place=i) for i, b in enumerate(bots)]
     try:
         return _tournament(
             tuple(make_policy(b) if i is None else i for b, i in zip(bots, isolated, strict=True)),
