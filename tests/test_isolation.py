@@ -549,3 +549,77 @@ def test_a_league_of_an_unseeded_random_file_bot_reruns_identically(tmp_path: Pa
     runs = [run_league(folder, n_games=4, seed=s, progress=False) for s in (7, 7)]
     assert runs[0].tournament.game_records() == runs[1].tournament.game_records()
     assert runs[0].leaderboard() == runs[1].leaderboard()
+
+
+# ------------------------------------------------------------------ honest names and messages
+NAMED = """
+    from nothanks_lab import Action
+    class Mine:
+        def __init__(self, threshold=3):
+            self.threshold = threshold
+        def act(self, view):
+            return Action.TAKE if view.my_chips == 0 or view.pot >= self.threshold else Action.PASS
+    class Ada(Mine):
+        name = "Ada the bold"
+"""
+
+
+@pytest.mark.parametrize("spec", ["Mine", "Mine:threshold=4", "Ada", "Ada:threshold=2"])
+def test_an_isolated_bot_shows_the_name_it_shows_in_this_process(tmp_path: Path, spec: str) -> None:
+    from nothanks_lab.play import policy_name
+    from nothanks_lab.tournaments import make_policy
+    from nothanks_lab.tournaments.sandbox import isolated_bot
+
+    _folder(tmp_path, {"named": NAMED})
+    full = f"{tmp_path / 'named.py'}:{spec}"
+    isolated = isolated_bot(full)
+    assert isolated is not None
+    try:
+        assert policy_name(isolated) == policy_name(make_policy(full))
+    finally:
+        isolated.close()
+    expected = {"Mine": "Mine", "Mine:threshold=4": "Mine(threshold=4)"}
+    assert policy_name(make_policy(full)) == expected.get(spec, "Ada the bold")
+
+
+def test_a_slow_bot_is_told_its_measured_time_and_the_limit_not_an_endless_loop(
+    tmp_path: Path,
+) -> None:
+    from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments.sandbox import BotProcessError, IsolatedPolicy
+    from nothanks_lab.view import hypothetical_view
+
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\nfrom nothanks_lab import Action\ncalls = [0]\n"
+        "def act(view):\n    calls[0] += 1\n    time.sleep(0.3 if calls[0] <= 3 else 5)\n"
+        "    return Action.TAKE\n"
+    )
+    view = hypothetical_view(
+        seat=0, n_players=3, active_card=20, pot=0, my_chips=5, chips=(5, 11, 11),
+        hands=((), (), ()), cards_left=23, rules=Rules(),
+    )  # fmt: skip
+    policy = IsolatedPolicy(slow, decision_s=1.5)
+    with pytest.raises(BotProcessError) as info:
+        policy.act_many([view] * 5)
+    problem = info.value.problem
+    assert "endless" not in problem
+    assert "more than 1.5 s to decide (the limit per decision)" in problem, problem
+    ms = int(problem.split("took ")[-1].split(" ms")[0])
+    assert "its 3 decisions before took" in problem and 250 <= ms <= 1500, problem
+
+
+@pytest.mark.slow
+def test_screening_names_the_pace_and_the_limit(tmp_path: Path) -> None:
+    slowish = """
+        import time
+        from nothanks_lab import Action
+        def act(view):
+            time.sleep(0.4)
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 3 else Action.PASS
+    """
+    folder = _folder(tmp_path, {"honest": HONEST, "slowish": slowish})
+    result = run_league(folder, n_games=2, seed=1, progress=False, time_limit=1.2)
+    (rejection,) = [r for r in result.rejections if r.name == "slowish"]
+    assert "endless" not in rejection.problem
+    assert "1.2 s" in rejection.problem and "ms" in rejection.problem, rejection.problem

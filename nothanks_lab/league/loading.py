@@ -82,7 +82,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
             name,
             file,
             "load",
-            f"the file took more than {time_limit:g} s to load (an endless loop?)",
+            f"the file took more than {time_limit:g} s to load (the limit) and was stopped",
             "Running the file should only define the bot; play nothing when it loads.",
         )
     except (Exception, SystemExit) as e:

@@ -230,8 +230,14 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
     if hasattr(cause, "problem") and hasattr(cause, "advice"):  # sandbox.BotProcessError
         problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
     elif isinstance(cause, _TimeUp):
-        problem = f"it took too long to decide, and was {cause} (an endless loop?)"
-        advice = "Make sure every loop in act ends."
+        calls, seconds = getattr(bot, "calls", 0), getattr(bot, "seconds", 0.0)
+        pace = (
+            f"; its {calls} decisions before took {1000 * seconds / calls:.0f} ms each"
+            if calls
+            else ""
+        )
+        problem = f"it took too long to decide, and was {cause} (the time limit){pace}"
+        advice = "Make sure every loop in act ends, and keep each decision quick."
     elif cause is not None:
         problem = f"its act(view) raised {_error_text(cause)}{_line_in(cause, bot.path)}"
         advice = _TRY_IT

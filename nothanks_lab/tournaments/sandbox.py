@@ -142,6 +142,7 @@ class IsolatedPolicy:
         self._recv: Connection | None = None
         self.failure: BotProcessError | None = None
         self._at: int | None = None  # the view of the batch being answered, for a failure
+        self._answered, self._busy = 0, 0.0  # decisions answered, seconds they took (a wall)
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
@@ -182,6 +183,9 @@ class IsolatedPolicy:
         )  # + interpreter start on a busy machine
         if reply.get("ready") is not True:
             self._fail(reply, "load")
+        own = reply.get("name")
+        if isinstance(own, str) and own:  # the bot's own name, as it shows in this process
+            self.name = own[:100]
 
     def close(self) -> None:
         """Kill the child (its whole process group) and release the pipes."""
@@ -226,7 +230,7 @@ class IsolatedPolicy:
                 what = "load" if stage == "load" else "decide"
                 self._die(
                     f"it took more than {seconds if shown is None else shown:g} s to {what} "
-                    "(an endless loop?) and was stopped",
+                    f"(the limit) and was stopped{self._pace()}",
                     "Make sure every loop ends, and play nothing when the file loads.",
                 )
             data = self._recv.recv_bytes(_MAX_MESSAGE)
@@ -239,6 +243,13 @@ class IsolatedPolicy:
         if not isinstance(reply, dict):
             self._die("its process sent something that is not an answer", "Only answer moves.")
         return reply
+
+    def _pace(self) -> str:
+        """``; its 40 decisions before took 850 ms each``: measured, for a limit's message."""
+        if not self._answered:
+            return ""
+        ms = 1000 * self._busy / self._answered
+        return f" (its {self._answered} decisions before took {ms:.0f} ms each on average)"
 
     def _died(self, stage: str) -> None:
         assert self._proc is not None
@@ -283,6 +294,8 @@ class IsolatedPolicy:
             self._died("act")
         out = []
         recv, poll = self._recv.recv_bytes, self._recv.poll
+        clock = time.monotonic
+        last = clock()
         for i in range(len(views)):
             self._at = i
             try:
@@ -291,10 +304,12 @@ class IsolatedPolicy:
                 self._died("act")
             if data is None:
                 self._die(
-                    f"it took more than {self.decision_s:g} s to decide (an endless loop?) "
-                    "and was stopped",
-                    "Make sure every loop ends, and play nothing when the file loads.",
+                    f"it took more than {self.decision_s:g} s to decide (the limit per "
+                    f"decision) and was stopped{self._pace()}",
+                    "Make sure every loop ends, and keep each decision quick.",
                 )
+            now = clock()
+            self._answered, self._busy, last = self._answered + 1, self._busy + now - last, now
             if data == b"T" or data == b"P":
                 out.append(Action.TAKE if data == b"T" else Action.PASS)
                 continue
@@ -331,7 +346,7 @@ def isolated_bot(
 
     The file is never run in this process: its class is looked up and built in the child.
     """
-    from ..bots.specs import parse_bot_spec
+    from ..bots.specs import parse_bot_spec, user_bot_name
 
     if not isinstance(spec, str):
         return None
@@ -348,12 +363,20 @@ def isolated_bot(
     if not path.is_file():
         raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
     _, params = parse_bot_spec("user:" + given) if given else ("user", {})
-    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
-    name = f"{class_name.strip()}({shown})" if params else class_name.strip()
     key = (seed, place) if isinstance(seed, int) and not isinstance(seed, bool) else None
-    return IsolatedPolicy(
-        path, rules=rules, class_name=class_name.strip(), params=params, name=name, seed=key
+    policy = IsolatedPolicy(
+        path,
+        rules=rules,
+        class_name=class_name.strip(),
+        params=params,
+        name=user_bot_name(class_name.strip(), params),
+        seed=key,
     )
+    try:  # loaded now, as in this process: the name it gives itself is known before play
+        policy.start()
+    except BotProcessError as e:
+        raise ValueError(f"bot spec {spec!r}: {e.problem}") from None
+    return policy
 
 
 # --------------------------------------------------------------------------- the child
@@ -471,6 +494,7 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
             text = "the file ran out of the memory a bot may use while it loaded"
         send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
         return
+    own_name = None
     try:
         if config.get("class") is not None:
             cls = getattr(module, config["class"], None)
@@ -478,6 +502,8 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
                 bot: Any = f"{path.name} has no class {config['class']}"
             else:
                 made = cls(**config.get("params", {}))
+                own = getattr(made, "name", None)
+                own_name = own if isinstance(own, str) else None
                 bot = getattr(made, "act", None)
                 if not callable(bot):
                     bot = f"its class {config['class']} has no method act"
@@ -491,7 +517,7 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         send({"error": {"problem": bot, "advice": ""}})
         return
     decide = bot
-    send({"ready": True})
+    send({"ready": True, "name": own_name})
     while True:
         try:
             message = json.loads(inbox.recv_bytes())
