@@ -1035,7 +1035,7 @@ def test_save_bot_into_an_unwritable_folder_leaves_nothing(tmp_path: Any) -> Non
         save_bot(MarginalCostBot, "/proc/self", "ada")
     path = save_bot(MarginalCostBot, tmp_path, "b" * 100)  # the longest name is accepted
     assert path.name == "b" * 100 + ".py" and path.read_text().strip()
-    with pytest.raises(ValueError, match="1 to 100"):
+    with pytest.raises(ValueError, match="at most 100 characters"):
         save_bot(MarginalCostBot, tmp_path, "b" * 101)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b" * 100 + ".py", "locked"]
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import core
 from ..rules import Rules
+from .debug import check_table, debug_enabled
 from .kernel import kernel_module
 from .protocol import FastPathError, _where, check_decide, has_fast_path, warn_slow_path
 
@@ -40,6 +41,8 @@ class FastTable:
         for f in uniq:  # each on its own first, so a failure names its bot
             users = [type(p).__name__ for p, g in zip(policies, funcs, strict=True) if g is f]
             check_decide(f, " and ".join(dict.fromkeys(users)))
+        if debug_enabled():  # NOTHANKS_LAB_DEBUG=1: bounds-checked and compared with act
+            check_table(policies, rules)
         self.kinds = np.array([uniq.index(f) for f in funcs], dtype=np.int64)
         rows = [_fast_params(p, rules) for p in policies]
         k = max(1, max(len(r) for r in rows))

@@ -139,8 +139,8 @@ def save_bot(bot: Any, folder: str | PathLike[str], name: str) -> Path:
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME:
         raise ValueError(
-            f"name must be 1 to {MAX_NAME} letters, digits, '_' or '-', starting with a letter "
-            f"or digit (it becomes the file name); got {name!r}"
+            f"name must be letters, digits, '_' or '-', starting with a letter or digit, at most "
+            f"{MAX_NAME} characters (it becomes the file name); got {name!r}"
         )
     if isinstance(bot, StudentBot):
         bot = bot.policy

@@ -231,11 +231,7 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
         problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
     elif isinstance(cause, _TimeUp):
         calls, seconds = getattr(bot, "calls", 0), getattr(bot, "seconds", 0.0)
-        pace = (
-            f"; its {calls} decisions before took {1000 * seconds / calls:.0f} ms each"
-            if calls
-            else ""
-        )
+        pace = f"; {calls} decisions, the stopped one too, took {seconds:.2f} s" if calls else ""
         problem = f"it took too long to decide, and was {cause} (the time limit){pace}"
         advice = "Make sure every loop in act ends, and keep each decision quick."
     elif cause is not None:
