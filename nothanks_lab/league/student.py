@@ -59,6 +59,8 @@ class StudentBot:
         self.last_error: BaseException | None = None
         self.calls = 0
         self.seconds = 0.0
+        self._submitted: list[PlayerView] = []  # views handed to `submit`, not yet collected
+        self._started, self._inner_pending = 0.0, False
 
     @property
     def file(self) -> str | None:
@@ -93,6 +95,34 @@ class StudentBot:
         finally:
             self.calls += len(views)
             self.seconds += time.perf_counter() - start
+        return list(answers)
+
+    def submit(self, views: list[PlayerView]) -> None:
+        """Hand `views` to the bot's process to start on (`collect` answers them)."""
+        self._submitted, self._started = list(views), time.perf_counter()
+        inner = getattr(self.policy, "submit", None)
+        if callable(inner) and callable(getattr(self.policy, "collect", None)):
+            try:
+                inner(views)
+            except Exception as e:
+                self.last_error = e
+                raise
+            self._inner_pending = True
+
+    def collect(self) -> list[Action]:
+        """The bot's answers to the views last submitted."""
+        views, self._submitted = self._submitted, []
+        if not self._inner_pending:
+            return self.act_many(views)
+        self._inner_pending = False
+        try:
+            answers = self.policy.collect()
+        except Exception as e:
+            self.last_error = e
+            raise
+        finally:
+            self.calls += len(views)
+            self.seconds += time.perf_counter() - self._started
         return list(answers)
 
     def act(self, view: PlayerView) -> Action:

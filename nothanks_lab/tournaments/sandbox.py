@@ -143,6 +143,7 @@ class IsolatedPolicy:
         self.failure: BotProcessError | None = None
         self._at: int | None = None  # the view of the batch being answered, for a failure
         self._answered, self._busy = 0, 0.0  # decisions answered, seconds they took (a wall)
+        self._pending, self._sent = 0, 0.0  # views submitted and not yet collected, and when
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
@@ -285,18 +286,35 @@ class IsolatedPolicy:
         first), so the deadline is per decision however long the batch; a failure names the
         view it happened on (`BotProcessError.index`).
         """
+        self.submit(views)
+        return self.collect()
+
+    def submit(self, views: list[PlayerView]) -> None:
+        """Send `views` to the process, which starts on them at once; `collect` the moves.
+
+        Submitting to every bot's process before collecting from any lets them all think at
+        the same time (`nothanks_lab.tournaments.lockstep`).
+        """
         self.start()
         assert self._send is not None and self._recv is not None
+        if self._pending:
+            raise RuntimeError("collect the moves of the views submitted before")
         try:
             self._send.send_bytes(json.dumps({"views": [_view_facts(v) for v in views]}).encode())
         except OSError:
             self._at = 0
             self._died("act")
+        self._pending, self._sent = len(views), time.monotonic()
+
+    def collect(self) -> list[Action]:
+        """The moves of the views last submitted, each within `decision_s` of the one before."""
+        assert self._recv is not None
+        n, self._pending = self._pending, 0
         out = []
         recv, poll = self._recv.recv_bytes, self._recv.poll
         clock = time.monotonic
-        last = clock()
-        for i in range(len(views)):
+        last = self._sent
+        for i in range(n):
             self._at = i
             try:
                 data = recv(_MAX_MESSAGE) if poll(self.decision_s) else None
