@@ -622,4 +622,4 @@ def test_screening_names_the_pace_and_the_limit(tmp_path: Path) -> None:
     result = run_league(folder, n_games=2, seed=1, progress=False, time_limit=1.2)
     (rejection,) = [r for r in result.rejections if r.name == "slowish"]
     assert "endless" not in rejection.problem
-    assert "1.2 s" in rejection.problem and "ms" in rejection.problem, rejection.problem
+    assert "1.2 s" in rejection.problem and "decisions" in rejection.problem, rejection.problem

@@ -62,7 +62,7 @@ def check_fast_bot(
     from ..engine import Action
     from ..play import play_game, policy_name
     from ..validate import check_count
-    from .table import _fast_params
+    from .protocol import _fast_params
 
     n_games = check_count(n_games, "n_games", 1000)
     decide = getattr(type(policy), "FAST_DECIDE", None)
@@ -108,7 +108,7 @@ def check_fast_bot(
 def check_table(policies: Any, rules: Rules | None) -> None:
     """`check_fast_bot` for each outside bot of a table, once per function and parameters."""
     from ..jit import _is_outside
-    from .table import _fast_params
+    from .protocol import _fast_params
 
     for p in policies:
         decide = type(p).FAST_DECIDE
