@@ -319,8 +319,10 @@ class _Fresh:
     on-disk cache, plain functions are compiled like `jit_pure` does, and modules of the user's
     are replaced by stand-ins holding the rebuilt functions. Package code is `jit_pure`'s."""
 
-    def __init__(self, nrt: bool) -> None:
+    def __init__(self, nrt: bool, *, boundscheck: bool = False) -> None:
         self.nrt = nrt
+        #: numba's ``boundscheck`` for the user's functions (`nothanks_lab.fast.debug`).
+        self.boundscheck = boundscheck
         self.memo: dict[int, Any] = {}
         self.keep: list[object] = []  # the originals, so ids stay unique
 
@@ -330,12 +332,17 @@ class _Fresh:
             if _in_package(obj.py_func):
                 return obj
             options = {k: v for k, v in obj.targetoptions.items() if k not in ("cache", "nopython")}
+            if self.boundscheck:
+                options["boundscheck"] = True
             return self._function(obj, obj.py_func, options)  # type: ignore[arg-type]
         if isinstance(obj, types.FunctionType):
             if _in_package(obj):
                 return jit_pure(obj, nrt=self.nrt)
             if _is_user_function(obj):
-                return self._function(obj, obj, {} if self.nrt else {"_nrt": False})
+                opts: dict[str, Any] = {} if self.nrt else {"_nrt": False}
+                if self.boundscheck:
+                    opts["boundscheck"] = True
+                return self._function(obj, obj, opts)
             return obj
         if isinstance(obj, types.ModuleType):
             if _in_package(obj):

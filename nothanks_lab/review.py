@@ -556,6 +556,12 @@ def review(
         raise ValueError(f"progress must be a function (done, total) or None; got {progress!r}")
     policy = advice_policy() if policy is None else policy
     field = policy if field is None else field
+    seats = field if isinstance(field, list | tuple) else [field]
+    for what, p in [("policy", policy), *(("field", f) for f in seats)]:
+        if not callable(getattr(p, "act", None)):
+            raise ValueError(
+                f"{what} must be a bot (with act(view)), one per seat or None; got {p!r}"
+            )
     start = time.perf_counter()
     history = game.history
     mine = [i for i, e in enumerate(history) if e.seat == seat]

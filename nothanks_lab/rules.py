@@ -222,6 +222,8 @@ def _as_hand(cards: Iterable[int]) -> list[int]:
     for c in cards:
         if not is_int(c):  # ints and numpy integers only: 3.0 is not a card
             raise ValueError(f"a hand holds whole-numbered cards (int); got {c!r}")
+        if not 1 <= c <= MAX_CARD:  # any rule set's deck (variants may hold 1, 2, 36...)
+            raise ValueError(f"a hand holds cards from 1 to {MAX_CARD}; got {c!r}")
         hand.append(int(c))
     if len(set(hand)) != len(hand):
         dupes = sorted({c for c in hand if hand.count(c) > 1})
@@ -245,7 +247,8 @@ def runs(cards: Iterable[int]) -> list[tuple[int, ...]]:
     Raises
     ------
     ValueError
-        If a card is not a whole number or appears twice.
+        If a card is not a whole number from 1 to 62 (the largest deck of any rule set;
+        a variant may hold cards the standard 3..35 has not) or appears twice.
 
     >>> runs([17, 8, 14, 13, 15])
     [(8,), (13, 14, 15), (17,)]
@@ -277,7 +280,8 @@ def card_points(cards: Iterable[int]) -> int:
     Raises
     ------
     ValueError
-        If a card is not a whole number or appears twice.
+        If a card is not a whole number from 1 to 62 (the largest deck of any rule set;
+        a variant may hold cards the standard 3..35 has not) or appears twice.
 
     >>> card_points([8, 13, 14, 15, 17])
     38

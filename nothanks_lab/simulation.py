@@ -31,6 +31,7 @@ from .engine import SeedLike
 from .play import check_policies, play_game, policy_name
 from .rules import Rules
 from .validate import (
+    MAX_GAME_OFFSET,
     MAX_GAMES,
     check_count,
     check_int,
@@ -445,7 +446,7 @@ def simulate_chunks(
 
     first_player = check_seat(first_player, n_players, "first_player")
     chunk_size = check_int(chunk_size, "chunk_size", low=1)
-    game_offset = check_int(game_offset, "game_offset", low=0)
+    game_offset = check_int(game_offset, "game_offset", low=0, high=MAX_GAME_OFFSET)
     if fast is not None and not isinstance(fast, bool | np.bool_):
         raise ValueError(f"fast must be None (automatic), True or False; got {fast!r}")
 

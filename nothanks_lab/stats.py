@@ -199,6 +199,10 @@ def paired_interval(
     return mean_interval(x - y, level=level)
 
 
+#: Largest sample a proportion interval is computed for (scipy's binomial works in int64).
+MAX_PROPORTION_N = 10**15
+
+
 def proportion_interval(k: int, n: int, *, level: float = 0.95, method: str = "exact") -> Interval:
     """The share ``k / n`` with scipy's binomial interval (Clopper–Pearson by default).
 
@@ -212,7 +216,7 @@ def proportion_interval(k: int, n: int, *, level: float = 0.95, method: str = "e
     from scipy import stats
 
     level = check_level(level)
-    k, n = check_int(k, "k", low=0), check_int(n, "n", low=0)
+    k, n = check_int(k, "k", low=0), check_int(n, "n", low=0, high=MAX_PROPORTION_N)
     if n < 1 or k > n:
         raise ValueError(f"need 0 <= k <= n and n >= 1; got k={k}, n={n}")
     if method not in ("exact", "wilson", "wilsoncc"):

@@ -66,6 +66,8 @@ SEED_RULE = "None, a whole number >= 0, a numpy SeedSequence or a numpy Generato
 #: Games (deals) of one call: `simulate`, `simulate_chunks`, `tournament`, sweeps, `tune`'s
 #: games per evaluation, the CLI's ``--games``. About a minute per million seated games.
 MAX_GAMES = 10**8
+#: Largest `game_offset` of a seeded simulation (game indices stay within 64-bit integers).
+MAX_GAME_OFFSET = 2**62
 
 #: Simulated rounds of one probability twin (``mc_p_all_in_play(n=...)`` and the others).
 MAX_SIMULATED_ROUNDS = 10**7

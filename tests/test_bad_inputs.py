@@ -28,7 +28,9 @@ from nothanks_lab.bots.opponents import OpponentModel
 from nothanks_lab.deals import deal_decks
 from nothanks_lab.engine import Event
 from nothanks_lab.simulation import SimResult, simulate_chunks
+from nothanks_lab.stats import proportion_interval
 from nothanks_lab.tournaments import make_policy, parse_bot_spec
+from nothanks_lab.tournaments.sweep import sweep
 from nothanks_lab.validate import check_seed
 
 INF, NAN = float("inf"), float("nan")
@@ -432,7 +434,35 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("take_pass_surface card", lambda: an.take_pass_surface([99], [0]), "cards"),
     ("take_pass_surface pots", lambda: an.take_pass_surface([20], [-1]), "pots"),
     ("bot_boundary policy", lambda: an.bot_boundary("x", [20], [0]), "policy"),
+    # ------------------------------------------------ crash-type errors of the issue 24 trial
+    (
+        "simulate game_offset 2**64",
+        lambda: nt.simulate(BOTS, 2, seed=1, game_offset=2**64),
+        "game_offset",
+    ),
+    ("proportion_interval huge n", lambda: proportion_interval(10**20, 10**21), "n must"),
+    ("save_bot 300-character name", lambda: _save_bot("a" * 300, "."), "name"),
+    ("save_bot under /proc", lambda: _save_bot("ada", "/proc"), "folder"),
+    ("review policy str", lambda: nt.review(nt.Game(3, seed=1), 0, policy="nope"), "policy"),
+    ("review field str", lambda: nt.review(nt.Game(3, seed=1), 0, field=["x", BOT, BOT]), "field"),
+    (
+        "sweep duplicate grid values",
+        lambda: sweep(
+            "marginal", {"threshold": [1, 1]}, ["heuristic", "linear"], 3, 4, seed=1, progress=False
+        ),
+        "grid",
+    ),
+    ("card_points 0", lambda: nt.card_points([0]), "cards"),
+    ("card_points -1", lambda: nt.card_points([-1, 5]), "cards"),
+    ("card_points 63", lambda: nt.card_points([63]), "cards"),
+    ("runs 0", lambda: nt.runs([0, 1]), "cards"),
 ]
+
+
+def _save_bot(name: str, folder: str) -> Any:
+    from nothanks_lab.league import save_bot
+
+    return save_bot(MarginalCostBot, folder, name)
 
 
 def _widget_cases() -> list[tuple[str, Callable[[], Any], str]]:
@@ -975,3 +1005,53 @@ def test_rules_altered_through_object_setattr_are_refused_when_played() -> None:
     ):
         _expect(call, "altered")
     assert nt.Game(3, rules=nt.Rules(n_removed=0)).cards_left == 32  # a real rule set plays
+
+
+# ------------------------------------------------ decisions on inputs that are not errors
+def test_cards_of_a_variant_deck_score_and_cards_no_deck_holds_are_refused() -> None:
+    # RULES.md: variants are configuration (Rules(low_card=1, ...)): 2 and 36 are cards of
+    # some rule set, so card_points scores them; 0 and 63 belong to none.
+    assert nt.card_points([2]) == 2 and nt.card_points([36, 35]) == 35
+    assert nt.card_points([1, 2, 62]) == 1 + 62
+    for bad in ([0], [63], [-3, 5]):
+        with pytest.raises(ValueError, match="cards from 1 to 62"):
+            nt.card_points(bad)
+
+
+def test_a_card_named_twice_in_a_probability_question_changes_nothing() -> None:
+    # Decided in probability.common: a set of cards asked about may name one twice.
+    twice = pr.mc_p_all_in_play([5, 5], n=2000, seed=3)
+    once = pr.mc_p_all_in_play([5], n=2000, seed=3)
+    assert (twice.value, twice.low, twice.high) == (once.value, once.low, once.high)
+    assert pr.p_all_in_play([5, 5]) == pr.p_all_in_play([5])
+
+
+def test_save_bot_into_an_unwritable_folder_leaves_nothing(tmp_path: Any) -> None:
+    from nothanks_lab.league import save_bot
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    with pytest.raises(ValueError, match="folder"):
+        save_bot(MarginalCostBot, "/proc/self", "ada")
+    path = save_bot(MarginalCostBot, tmp_path, "b" * 100)  # the longest name is accepted
+    assert path.name == "b" * 100 + ".py" and path.read_text().strip()
+    with pytest.raises(ValueError, match="at most 100 characters"):
+        save_bot(MarginalCostBot, tmp_path, "b" * 101)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b" * 100 + ".py", "locked"]
+
+
+@pytest.mark.slow
+def test_isolation_applies_to_file_bots_only(tmp_path: Any, capsys: Any) -> None:
+    """No file bot: --isolate changes nothing and workers run; with one, workers must be 1."""
+    (tmp_path / "mine.py").write_text(
+        "from nothanks_lab import Action\nclass Mine:\n    def act(self, view):\n"
+        "        return Action.TAKE if view.my_chips == 0 or view.pot >= 3 else Action.PASS\n"
+    )
+    argv = ["tournament", "-p", "3", "-n", "2", "--seed", "1", "--no-progress", "--isolate"]
+    assert main([*argv, "-w", "2", "-b", "marginal", "heuristic", "linear"]) == 0
+    capsys.readouterr()
+    assert (
+        main([*argv, "-w", "2", "-b", f"{tmp_path / 'mine.py'}:Mine", "heuristic", "linear"]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "workers must be 1" in err and "file.py" in err, err

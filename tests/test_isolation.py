@@ -330,12 +330,16 @@ def test_ctrl_c_stops_a_league_at_once_and_leaves_no_process(tmp_path: Path) -> 
         "from nothanks_lab.league import run_league\n"
         f"run_league({str(league)!r}, n_games=100000, seed=1, progress=False)\n"
     )
+    from nothanks_lab.tournaments.confine import available
+
+    # two bot processes and the grandchild; in PID namespaces, each bot's waiting process too
+    started = 3 + 2 * ("pid namespace" in available())
     proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
-        while len(_processes_naming(str(league))) < 3 and time.monotonic() < deadline:
-            time.sleep(0.2)  # two bot processes and the grandchild
-        assert len(_processes_naming(str(league))) >= 3, "the league never started its bots"
+        while len(_processes_naming(str(league))) < started and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_processes_naming(str(league))) >= started, "the league never started its bots"
         time.sleep(1.0)  # into the tournament
         proc.send_signal(signal.SIGINT)
         start = time.monotonic()
@@ -401,3 +405,221 @@ def test_cli_isolate_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert code == 0
     assert "Mine(threshold=4)" in out
+
+
+# ------------------------------------------------- signals, fork bombs and survivors (confine)
+ESCAPERS = {
+    "sigint_load": """
+        import os, signal
+        os.kill(os.getppid(), signal.SIGINT)
+        from nothanks_lab import Action
+        def act(view):
+            return Action.TAKE if view.my_chips == 0 else Action.PASS
+    """,
+    "sigterm_act": """
+        import os, signal
+        from nothanks_lab import Action
+        def act(view):
+            os.kill(os.getppid(), signal.SIGTERM)
+            return Action.TAKE if view.my_chips == 0 else Action.PASS
+    """,
+    "forks200": """
+        import os, time
+        for _ in range(200):
+            if os.fork() == 0:
+                time.sleep(600)
+                os._exit(0)
+        from nothanks_lab import Action
+        def act(view):
+            return Action.TAKE if view.my_chips == 0 else Action.PASS
+    """,
+    "setsid_sleeper": """
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                time.sleep(600)
+            os._exit(0)
+        from nothanks_lab import Action
+        def act(view):
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 2 else Action.PASS
+    """,
+}
+
+
+def _living(marker: str) -> list[int]:
+    """Processes (not zombies) whose command line names `marker`, seen through psutil."""
+    psutil = pytest.importorskip("psutil")
+    found = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if p.info["status"] != psutil.STATUS_ZOMBIE and marker in " ".join(
+                p.info["cmdline"] or ()
+            ):
+                found.append(p.pid)
+        except (psutil.Error, TypeError):
+            continue
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(ESCAPERS))
+def test_a_file_can_neither_signal_the_league_nor_outlive_it(tmp_path: Path, name: str) -> None:
+    import os
+    import signal
+    import time
+
+    from nothanks_lab.tournaments.confine import available
+
+    measures = available()
+    if name == "forks200" and "process limit" not in measures and "pid namespace" not in measures:
+        pytest.skip("neither a process limit nor a PID namespace on this machine")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    _folder(folder, {"honest": HONEST, name: ESCAPERS[name]})
+    caught: list[int] = []
+    old = {s: signal.signal(s, lambda n, f: caught.append(n)) for s in (2, 15)}
+    try:
+        result = run_league(folder, n_games=3, seed=1, progress=False, time_limit=3)
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    assert caught == []  # the teacher's process was never signalled
+    assert "honest" in result.students
+    if name == "forks200" and "process limit" in measures:  # its forks failed at the limit
+        rejected = {r.name: r.problem for r in result.rejections}
+        assert "BlockingIOError" in rejected[name], rejected
+    deadline = time.monotonic() + 10
+    while _living(str(folder)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _living(str(folder)) == [], "a process of the file outlived the league"
+    assert os.getpid() > 0
+
+
+def test_the_unseeded_global_generators_of_a_file_bot_follow_the_runs_seed(
+    tmp_path: Path,
+) -> None:
+    from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments.sandbox import IsolatedPolicy
+    from nothanks_lab.view import hypothetical_view
+
+    bot = tmp_path / "dice.py"
+    bot.write_text(
+        "import random\nimport numpy as np\nfrom nothanks_lab import Action\n"
+        "def act(view):\n"
+        "    coin = random.random() < 0.5 if view.pot % 2 else np.random.random() < 0.5\n"
+        "    return Action.TAKE if coin or view.my_chips == 0 else Action.PASS\n"
+    )
+    views = [
+        hypothetical_view(
+            seat=0,
+            n_players=3,
+            active_card=20,
+            pot=pot % 7,
+            my_chips=5,
+            chips=(5, 11, 11),
+            hands=((), (), ()),
+            cards_left=23,
+            rules=Rules(),
+        )
+        for pot in range(60)
+    ]
+
+    def moves(seed: tuple[int, int]) -> list[object]:
+        policy = IsolatedPolicy(bot, seed=seed)
+        try:
+            return policy.act_many(views)
+        finally:
+            policy.close()
+
+    assert moves((5, 0)) == moves((5, 0))
+    assert moves((5, 0)) != moves((6, 0))  # 2**-60 to be equal by chance
+    assert moves((5, 0)) != moves((5, 1))  # its place in the field counts too
+
+
+@pytest.mark.slow
+def test_a_league_of_an_unseeded_random_file_bot_reruns_identically(tmp_path: Path) -> None:
+    dice = """
+        import random
+        from nothanks_lab import Action
+        def act(view):
+            return Action.TAKE if view.my_chips == 0 or random.random() < 0.3 else Action.PASS
+    """
+    folder = _folder(tmp_path, {"honest": HONEST, "dice": dice})
+    runs = [run_league(folder, n_games=4, seed=s, progress=False) for s in (7, 7)]
+    assert runs[0].tournament.game_records() == runs[1].tournament.game_records()
+    assert runs[0].leaderboard() == runs[1].leaderboard()
+
+
+# ------------------------------------------------------------------ honest names and messages
+NAMED = """
+    from nothanks_lab import Action
+    class Mine:
+        def __init__(self, threshold=3):
+            self.threshold = threshold
+        def act(self, view):
+            return Action.TAKE if view.my_chips == 0 or view.pot >= self.threshold else Action.PASS
+    class Ada(Mine):
+        name = "Ada the bold"
+"""
+
+
+@pytest.mark.parametrize("spec", ["Mine", "Mine:threshold=4", "Ada", "Ada:threshold=2"])
+def test_an_isolated_bot_shows_the_name_it_shows_in_this_process(tmp_path: Path, spec: str) -> None:
+    from nothanks_lab.play import policy_name
+    from nothanks_lab.tournaments import make_policy
+    from nothanks_lab.tournaments.sandbox import isolated_bot
+
+    _folder(tmp_path, {"named": NAMED})
+    full = f"{tmp_path / 'named.py'}:{spec}"
+    isolated = isolated_bot(full)
+    assert isolated is not None
+    try:
+        assert policy_name(isolated) == policy_name(make_policy(full))
+    finally:
+        isolated.close()
+    expected = {"Mine": "Mine", "Mine:threshold=4": "Mine(threshold=4)"}
+    assert policy_name(make_policy(full)) == expected.get(spec, "Ada the bold")
+
+
+def test_a_slow_bot_is_told_its_measured_time_and_the_limit_not_an_endless_loop(
+    tmp_path: Path,
+) -> None:
+    from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments.sandbox import BotProcessError, IsolatedPolicy
+    from nothanks_lab.view import hypothetical_view
+
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\nfrom nothanks_lab import Action\ncalls = [0]\n"
+        "def act(view):\n    calls[0] += 1\n    time.sleep(0.3 if calls[0] <= 3 else 5)\n"
+        "    return Action.TAKE\n"
+    )
+    view = hypothetical_view(
+        seat=0, n_players=3, active_card=20, pot=0, my_chips=5, chips=(5, 11, 11),
+        hands=((), (), ()), cards_left=23, rules=Rules(),
+    )  # fmt: skip
+    policy = IsolatedPolicy(slow, decision_s=1.5)
+    with pytest.raises(BotProcessError) as info:
+        policy.act_many([view] * 5)
+    problem = info.value.problem
+    assert "endless" not in problem
+    assert "more than 1.5 s to decide (the limit per decision)" in problem, problem
+    ms = int(problem.split("took ")[-1].split(" ms")[0])
+    assert "its 3 decisions before took" in problem and 250 <= ms <= 1500, problem
+
+
+@pytest.mark.slow
+def test_screening_names_the_pace_and_the_limit(tmp_path: Path) -> None:
+    slowish = """
+        import time
+        from nothanks_lab import Action
+        def act(view):
+            time.sleep(0.4)
+            return Action.TAKE if view.my_chips == 0 or view.pot >= 3 else Action.PASS
+    """
+    folder = _folder(tmp_path, {"honest": HONEST, "slowish": slowish})
+    result = run_league(folder, n_games=2, seed=1, progress=False, time_limit=1.2)
+    (rejection,) = [r for r in result.rejections if r.name == "slowish"]
+    assert "endless" not in rejection.problem
+    assert "1.2 s" in rejection.problem and "decisions" in rejection.problem, rejection.problem

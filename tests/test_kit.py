@@ -619,3 +619,42 @@ def test_an_unknown_quiz_is_a_value_error() -> None:
 
     with pytest.raises(ValueError, match="stem '99_nope': no quiz"):
         quizzes.quiz("99_nope")
+
+
+def test_a_failed_export_leaves_no_partial_kit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk part-way: no partial DIR, a previous kit untouched (issue 24)."""
+    from nothanks_lab.kit import build
+
+    real, calls = build.write_atomic, [0]
+
+    def full_disk(path: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 4:
+            raise OSError(28, "No space left on device")
+        return real(path, text, *args, **kwargs)
+
+    monkeypatch.setattr(build, "write_atomic", full_disk)
+    stem = LESSONS[0]
+    with pytest.raises(OSError, match="No space"):
+        kit.export(tmp_path / "kit", lessons=[stem], handouts=False, pdf=False)
+    assert list(tmp_path.iterdir()) == []  # neither the kit nor its sibling work folder
+    old = tmp_path / "old"
+    (old / "teacher").mkdir(parents=True)
+    (old / "teacher" / "mine.txt").write_text("the teacher's own file")
+    calls[0] = 0
+    with pytest.raises(OSError, match="No space"):
+        kit.export(old, lessons=[stem], handouts=False, pdf=False)
+    assert sorted(str(p.relative_to(old)) for p in old.rglob("*")) == [
+        "teacher",
+        "teacher/mine.txt",
+    ]
+    monkeypatch.undo()
+    report = kit.export(old, lessons=[stem], handouts=False, pdf=False)
+    assert (old / "teacher" / "mine.txt").read_text() == "the teacher's own file"
+    assert (old / "student" / f"{stem}.ipynb").is_file()
+    assert report.root == old and all(p.is_file() and old in p.parents for p in report.files)
+    assert [p.name for p in tmp_path.iterdir()] == ["old"]
+    new = kit.export(tmp_path / "fresh", lessons=[stem], handouts=False, pdf=False).root
+    assert new.stat().st_mode & 0o077, "a new kit folder is not private to its maker"

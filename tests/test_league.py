@@ -216,7 +216,10 @@ def test_a_bot_that_loops_forever_is_stopped(tmp_path: Path) -> None:
     assert not found.names
     by_name = {r.name: r for r in found.rejections}
     assert "took more than 0.3 s to load" in by_name["loads_forever"].message
-    assert by_name["loop"].stage == "screen" and "endless loop" in by_name["loop"].message
+    # the limit and what was measured, not a guess at the cause (a slow bot is no endless loop)
+    loop = by_name["loop"]
+    assert loop.stage == "screen" and "0.3 s" in loop.message and "limit" in loop.message
+    assert "endless" not in loop.message
 
 
 def test_a_slow_bot_and_a_bot_that_cannot_be_copied_are_left_out(tmp_path: Path) -> None:

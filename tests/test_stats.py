@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -298,3 +299,16 @@ def test_a_review_of_a_short_round_reports_honest_win_chances() -> None:
         if m.action is not m.best:  # the better move's cost is 0 by definition, not measured
             assert -1.0 <= m.win_cost.low < m.win_cost.high <= 1.0
     assert any(m.action is not m.best for m in rv.moves) or rv.choices == 0
+
+
+@pytest.mark.parametrize("method", ["exact", "wilson", "wilsoncc"])
+def test_a_proportion_interval_moves_up_with_every_win_and_stays_in_the_unit_range(
+    method: str,
+) -> None:
+    """0 wins of n is never reported wider at the top than 1 win of the same n (issue 24)."""
+    for n in (1, 2, 3, 7, 30, 180, 1000):
+        ivs = [proportion_interval(k, n, method=method) for k in range(n + 1)]
+        for iv in ivs:
+            assert 0.0 <= iv.low <= iv.value <= iv.high <= 1.0 and iv.high > iv.low
+        for a, b in itertools.pairwise(ivs):
+            assert a.low <= b.low and a.high <= b.high, (n, a, b)

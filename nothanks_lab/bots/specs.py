@@ -137,9 +137,10 @@ def make_policy(spec: Any) -> Any:
             cls, rest = user
             _, params = parse_bot_spec("user:" + rest) if rest else ("user", {})
             try:
-                return cls(**params)
+                made = cls(**params)
             except (TypeError, ValueError) as e:
                 raise ValueError(f"bot spec {spec!r}: {e}") from None
+            return _named(made, params)
         name, params = parse_bot_spec(spec)
         return make_bot(name, **params)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
@@ -153,6 +154,23 @@ def make_policy(spec: Any) -> Any:
         f"not a bot: {spec!r}; give a policy (an object with act(view)), a registered name "
         f"like 'marginal:threshold=10', or a (name, params) pair"
     )
+
+
+def user_bot_name(cls_name: str, params: Mapping[str, Any]) -> str:
+    """The name a user's ``file.py:Class:k=v`` bot shows when it has no ``name`` of its own."""
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    return f"{cls_name}({shown})" if params else cls_name
+
+
+def _named(bot: Any, params: Mapping[str, Any]) -> Any:
+    """`bot`, named ``Class(k=v)`` after its parameters unless it has a name of its own (the
+    same name it shows when it plays from a process of its own)."""
+    if params and not isinstance(getattr(bot, "name", None), str):
+        try:
+            bot.name = user_bot_name(type(bot).__name__, params)
+        except (AttributeError, TypeError):
+            pass  # a class with slots or a read-only name keeps its class name
+    return bot
 
 
 def short_name(policy: Any, limit: int = 40) -> str:

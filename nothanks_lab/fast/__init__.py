@@ -46,6 +46,14 @@ the GIL, so threaded workers can share a process.
 `FastPathError` naming the bot and numba's complaint; otherwise the table plays through the
 one-game engine, with a `SlowPathWarning` (once per bot class and process), as does any table
 with a policy that has no fast path at all (:mod:`.protocol`).
+
+**Debugging a decision function** (:mod:`.debug`). Compiled code does not check array bounds:
+a ``FAST_DECIDE`` reading ``chips[seat + 3]`` plays on with whatever memory lies there. With
+``NOTHANKS_LAB_DEBUG=1`` in the environment every table first compiles each outside decision
+function with numba's ``boundscheck=True`` and compares its answers with the bot's ``act`` on
+a few rounds of the one-game engine; a read outside an array or a disagreement raises
+`~nothanks_lab.fast.debug.FastDebugError` naming the bot and the position
+(`~nothanks_lab.fast.debug.check_fast_bot` runs the same check on one bot).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ bot class and process (`warn_slow_path`), saying how much slower (`SLOWDOWN`) an
 from __future__ import annotations
 
 import hashlib
+import inspect
 import re
 import warnings
 from collections.abc import Callable, Sequence
@@ -20,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import numba
+import numpy as np
 
 from ..bots.base import FastPathError, SlowPathWarning
 from ..jit import _code_digest, _Dispatcher, _Fresh, _is_outside, _lock
+from ..rules import Rules
 
 __all__ = [
     "SLOWDOWN",
@@ -191,3 +194,15 @@ def has_fast_path(policy: object) -> bool:
     ):
         return False
     return not _overrides_act(cls)
+
+
+def _fast_params(policy: Any, rules: Rules | None) -> np.ndarray:
+    """``policy.fast_params(rules)`` if it takes the rule set (constants of a variant), else
+    ``policy.fast_params()``."""
+    method = policy.fast_params
+    try:
+        takes_rules = len(inspect.signature(method).parameters) >= 1
+    except (TypeError, ValueError):
+        takes_rules = False
+    values = method(rules) if takes_rules and rules is not None else method()
+    return np.asarray(values, dtype=np.float64).ravel()

@@ -11,7 +11,6 @@ the one compiled playout loop of :mod:`nothanks_lab.fast.loops`.
 from __future__ import annotations
 
 import copy
-import inspect
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,8 +19,16 @@ import numpy as np
 
 from .. import core
 from ..rules import Rules
+from .debug import check_table, debug_enabled
 from .kernel import kernel_module
-from .protocol import FastPathError, _where, check_decide, has_fast_path, warn_slow_path
+from .protocol import (
+    FastPathError,
+    _fast_params,
+    _where,
+    check_decide,
+    has_fast_path,
+    warn_slow_path,
+)
 
 __all__ = ["FastTable", "fast_table", "play_out"]
 
@@ -40,6 +47,8 @@ class FastTable:
         for f in uniq:  # each on its own first, so a failure names its bot
             users = [type(p).__name__ for p, g in zip(policies, funcs, strict=True) if g is f]
             check_decide(f, " and ".join(dict.fromkeys(users)))
+        if debug_enabled():  # NOTHANKS_LAB_DEBUG=1: bounds-checked and compared with act
+            check_table(policies, rules)
         self.kinds = np.array([uniq.index(f) for f in funcs], dtype=np.int64)
         rows = [_fast_params(p, rules) for p in policies]
         k = max(1, max(len(r) for r in rows))
@@ -163,18 +172,6 @@ def play_out(
             f"got shape {rows.shape}"
         )
     return _finish(kernel_module(uniq), s, kinds, rows)
-
-
-def _fast_params(policy: Any, rules: Rules | None) -> np.ndarray:
-    """``policy.fast_params(rules)`` if it takes the rule set (constants of a variant), else
-    ``policy.fast_params()``."""
-    method = policy.fast_params
-    try:
-        takes_rules = len(inspect.signature(method).parameters) >= 1
-    except (TypeError, ValueError):
-        takes_rules = False
-    values = method(rules) if takes_rules and rules is not None else method()
-    return np.asarray(values, dtype=np.float64).ravel()
 
 
 def fast_table(

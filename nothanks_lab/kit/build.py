@@ -3,13 +3,16 @@
 ``nothanks-lab lessons export DIR`` calls :func:`export`, which reads each lesson, writes its
 student notebook, its teacher's guide (Markdown and HTML), its nbgrader source notebook and its
 handout (HTML, then PDFs), the nbgrader settings and a README for the kit, and returns a
-:class:`KitReport` of what was written and what could not be done.
+:class:`KitReport` of what was written and what could not be done. The kit is written into a
+fresh sibling folder and moved into place at the end (`_kit_folder`), so a failure part-way
+(a full disk, a lesson that fails, Ctrl-C) leaves no partial kit.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +21,7 @@ from typing import Any
 
 from ..i18n import _, get_language, resolve_language
 from ..i18n import language as speaking
-from ..validate import write_atomic
+from ..validate import _umask, write_atomic
 from .guides import guide_html, guide_markdown
 from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
 from .nbgrader_course import nbgrader_config, nbgrader_notebook
@@ -97,6 +100,42 @@ def export(
         return _export(root, folder, lessons, handouts, execute, pdf, timeout, progress, lang)
 
 
+def _kit_folder(root: Path, build: Callable[[Path], KitReport]) -> KitReport:
+    """Run `build` in a fresh sibling folder of `root`, then move what it wrote into `root`.
+
+    A failure (a full disk, a lesson that does not run, Ctrl-C) removes the sibling and leaves
+    `root` as it was: absent, or the previous kit untouched. A new kit is one rename; into an
+    existing folder each file is renamed over its old version (the teacher's other files, such
+    as nbgrader submissions, stay; a lesson's nbgrader source is replaced whole).
+    """
+    try:
+        root.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{root.name}.partial-", dir=root.parent))
+        os.chmod(work, 0o777 & ~_umask())  # a folder like any other, once renamed
+    except OSError as e:
+        raise ValueError(
+            f"root must be a folder that can be created and written; {str(root)!r}: "
+            f"{e.strerror or e}"
+        ) from None
+    try:
+        report = build(work)
+        if not root.exists():
+            os.rename(work, root)
+        else:
+            source = work / "nbgrader" / "source"
+            for lesson in sorted(source.iterdir()) if source.is_dir() else []:
+                shutil.rmtree(root / "nbgrader" / "source" / lesson.name, ignore_errors=True)
+            for path in sorted(p for p in work.rglob("*") if not p.is_dir()):
+                dest = root / path.relative_to(work)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, dest)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report.files = [root / p.relative_to(work) for p in report.files]
+    report.root = root
+    return report
+
+
 def _export(
     root: str | Path,
     folder: Path,
@@ -121,6 +160,25 @@ def _export(
     root = Path(root)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{str(root)!r} exists and is not a folder")
+
+    def build(work: Path) -> KitReport:
+        return _build(work, folder, paths, handout_stems, execute, pdf, timeout, progress, lang)
+
+    return _kit_folder(root, build)
+
+
+def _build(
+    root: Path,
+    folder: Path,
+    paths: Sequence[Path],
+    handout_stems: set[str],
+    execute: bool,
+    pdf: bool,
+    timeout: int,
+    progress: Callable[[str], None] | None,
+    lang: str,
+) -> KitReport:
+    """Write the whole kit into `root` (a fresh folder: see `_kit_folder`)."""
     report = KitReport(root)
     say = progress or (lambda _msg: None)
     source = root / "nbgrader" / "source"

@@ -44,12 +44,18 @@ __all__ = ["LeagueEntries", "collect_bots"]
 # --------------------------------------------------------------------------- loading files
 
 
-def _load_isolated(path: Path, time_limit: float | None, rules: Rules | None) -> Any:
-    """A league file's bot started in a process of its own (`sandbox`), or why it is not."""
+def _load_isolated(
+    path: Path, time_limit: float | None, rules: Rules | None, seed: tuple[int, int]
+) -> Any:
+    """A league file's bot started in a process of its own (`sandbox`), or why it is not.
+
+    `seed` (the league's seed, the file's place in the folder) seeds the ``random`` module and
+    ``np.random`` in the bot's process, so an unseeded student bot plays the same every rerun.
+    """
     from ..tournaments.sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
 
     limit = DECISION_LIMIT_S if time_limit is None else time_limit
-    policy = IsolatedPolicy(path, rules=rules, decision_s=limit, load_s=limit)
+    policy = IsolatedPolicy(path, rules=rules, decision_s=limit, load_s=limit, seed=seed)
     try:
         policy.start()
     except BotProcessError as e:
@@ -76,7 +82,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
             name,
             file,
             "load",
-            f"the file took more than {time_limit:g} s to load (an endless loop?)",
+            f"the file took more than {time_limit:g} s to load (the limit) and was stopped",
             "Running the file should only define the bot; play nothing when it loads.",
         )
     except (Exception, SystemExit) as e:
@@ -192,8 +198,10 @@ def collect_bots(
     )
     bots, rejections = _screen_each(
         (
-            _load_isolated(path, time_limit, rules) if isolate else _load(path, time_limit)
-            for path in files
+            _load_isolated(path, time_limit, rules, (seed, place))
+            if isolate
+            else _load(path, time_limit)
+            for place, path in enumerate(files)
         ),  # each file loaded just before its screening
         seed=seed,
         time_limit=time_limit,

@@ -24,6 +24,8 @@ from .student import StudentBot
 __all__ = ["save_bot"]
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+#: Longest bot name (a file name of at most 255 bytes, with room for a temporary suffix).
+MAX_NAME = 100
 
 
 # --------------------------------------------------------------------------- saving
@@ -135,10 +137,10 @@ def save_bot(bot: Any, folder: str | PathLike[str], name: str) -> Path:
     numbers and strings become constants, other functions and classes of the notebook are
     copied in. Anything else is a `ValueError` naming it.
     """
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or len(name) > MAX_NAME:
         raise ValueError(
-            f"name must be letters, digits, '_' or '-', starting with a letter or digit "
-            f"(it becomes the file name); got {name!r}"
+            f"name must be letters, digits, '_' or '-', starting with a letter or digit, at most "
+            f"{MAX_NAME} characters (it becomes the file name); got {name!r}"
         )
     if isinstance(bot, StudentBot):
         bot = bot.policy
@@ -152,5 +154,12 @@ def save_bot(bot: Any, folder: str | PathLike[str], name: str) -> Path:
     if not where.is_dir():
         raise ValueError(f"folder must be an existing folder; got {str(folder)!r}")
     path = where / f"{name}.py"
-    write_atomic(path, _bot_source(bot, name))  # a full disk leaves no half-written bot
+    source = _bot_source(bot, name)
+    try:
+        write_atomic(path, source)  # a full disk leaves no half-written bot
+    except OSError as e:
+        raise ValueError(
+            f"folder must be a folder this account can write files in; writing {str(path)!r} "
+            f"failed: {e.strerror or e}"
+        ) from None
     return path

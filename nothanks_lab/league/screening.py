@@ -164,11 +164,18 @@ def screen_bot(
             "A bot only answers: return Action.TAKE or Action.PASS.",
         )
     if fired[0]:
+        done = (
+            f"{bot.calls} decisions took {bot.seconds:.2f} s, "
+            f"{1000 * bot.seconds / bot.calls:.0f} ms each"
+            if bot.calls
+            else "it had not answered its first decision"
+        )
         return Rejection(
             bot.name,
             bot.file,
             "screen",
-            f"its {rounds} screening rounds took more than {time_limit:g} s (an endless loop?)",
+            f"its {rounds} screening rounds took more than the {time_limit:g} s allowed and "
+            f"were stopped ({done}; a league allows {max_ms:g} ms per decision)",
             "Make sure every loop in act ends, and keep each decision quick.",
         )
     ms = 1000 * bot.seconds / max(bot.calls, 1)

@@ -59,6 +59,8 @@ class StudentBot:
         self.last_error: BaseException | None = None
         self.calls = 0
         self.seconds = 0.0
+        self._submitted: list[PlayerView] = []  # views handed to `submit`, not yet collected
+        self._started, self._inner_pending = 0.0, False
 
     @property
     def file(self) -> str | None:
@@ -93,6 +95,34 @@ class StudentBot:
         finally:
             self.calls += len(views)
             self.seconds += time.perf_counter() - start
+        return list(answers)
+
+    def submit(self, views: list[PlayerView]) -> None:
+        """Hand `views` to the bot's process to start on (`collect` answers them)."""
+        self._submitted, self._started = list(views), time.perf_counter()
+        inner = getattr(self.policy, "submit", None)
+        if callable(inner) and callable(getattr(self.policy, "collect", None)):
+            try:
+                inner(views)
+            except Exception as e:
+                self.last_error = e
+                raise
+            self._inner_pending = True
+
+    def collect(self) -> list[Action]:
+        """The bot's answers to the views last submitted."""
+        views, self._submitted = self._submitted, []
+        if not self._inner_pending:
+            return self.act_many(views)
+        self._inner_pending = False
+        try:
+            answers = self.policy.collect()
+        except Exception as e:
+            self.last_error = e
+            raise
+        finally:
+            self.calls += len(views)
+            self.seconds += time.perf_counter() - self._started
         return list(answers)
 
     def act(self, view: PlayerView) -> Action:
@@ -230,8 +260,10 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
     if hasattr(cause, "problem") and hasattr(cause, "advice"):  # sandbox.BotProcessError
         problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
     elif isinstance(cause, _TimeUp):
-        problem = f"it took too long to decide, and was {cause} (an endless loop?)"
-        advice = "Make sure every loop in act ends."
+        calls, seconds = getattr(bot, "calls", 0), getattr(bot, "seconds", 0.0)
+        pace = f"; {calls} decisions, the stopped one too, took {seconds:.2f} s" if calls else ""
+        problem = f"it took too long to decide, and was {cause} (the time limit){pace}"
+        advice = "Make sure every loop in act ends, and keep each decision quick."
     elif cause is not None:
         problem = f"its act(view) raised {_error_text(cause)}{_line_in(cause, bot.path)}"
         advice = _TRY_IT

@@ -68,36 +68,72 @@ def play_lockstep(
                     asks.setdefault(id(key), (policy, []))[1].append(g)
                     break
                 game.step(ask(policy, game.view(game.current_player), game.legal_actions()))
-        for policy, gs in asks.values():
-            views = [tables[g].view(tables[g].current_player) for g in gs]
-            moves = _ask_many(policy, views, [seated_of[g] for g in gs])
-            for (
-                g,
-                move,
-                view,
-            ) in zip(gs, moves, views, strict=True):
-                game = tables[g]
-                seat_policy: Any = seated_of[g][view.seat]
-                if not isinstance(move, Action) or move not in game.legal_actions():
-                    if hasattr(seat_policy, "last_answer"):  # a league's bot explains it
-                        seat_policy.last_answer = move
-                        seat_policy.last_error = None
-                    raise PolicyError(
-                        f"{policy_name(seat_policy)} (seat {view.seat}) answered {move!r}; "
-                        f"legal moves are {[a.name for a in game.legal_actions()]}; it was "
-                        f"shown {view}",
-                        policy=seat_policy,
-                        view=view,
-                    )
-                game.step(move)
+        # Every process gets its views before any is waited for, so they all think at once.
+        pending: list[tuple[Any, list[int], list[Any], list[list[object]]]] = []
+        try:
+            for policy, gs in asks.values():
+                views = [tables[g].view(tables[g].current_player) for g in gs]
+                lineup = [seated_of[g] for g in gs]
+                if _pipelined(policy):
+                    _ask_many(policy, views, lineup, submit=True)
+                pending.append((policy, gs, views, lineup))
+            while pending:
+                policy, gs, views, lineup = pending[0]
+                moves = _ask_many(policy, views, lineup)
+                pending.pop(0)
+                _play_moves(tables, seated_of, policy, gs, views, moves)
+        finally:
+            for policy, *_ in pending:  # after a failure, what the others were sent is dropped
+                if _pipelined(policy):
+                    try:
+                        policy.collect()
+                    except Exception:
+                        pass
         waiting = [g for g in waiting if not tables[g].is_over]
     return [(t.card_points(), t.chips, len(t.history)) for t in tables]
 
 
-def _ask_many(policy: Any, views: list[Any], seated: list[list[object]]) -> list[Any]:
-    """`policy.act_many(views)`; a failure as `PolicyError` naming the failing position."""
+def _pipelined(policy: object) -> bool:
+    """Whether `policy` takes a batch (``submit(views)``) and answers it later (``collect()``)."""
+    return callable(getattr(policy, "submit", None)) and callable(getattr(policy, "collect", None))
+
+
+def _play_moves(
+    tables: list[Game],
+    seated_of: list[list[object]],
+    policy: Any,
+    gs: list[int],
+    views: list[Any],
+    moves: list[Any],
+) -> None:
+    """Check and play the `moves` the batched `policy` answered in the games `gs`."""
+    for g, move, view in zip(gs, moves, views, strict=True):
+        game = tables[g]
+        seat_policy: Any = seated_of[g][view.seat]
+        if not isinstance(move, Action) or move not in game.legal_actions():
+            if hasattr(seat_policy, "last_answer"):  # a league's bot explains it
+                seat_policy.last_answer = move
+                seat_policy.last_error = None
+            raise PolicyError(
+                f"{policy_name(seat_policy)} (seat {view.seat}) answered {move!r}; "
+                f"legal moves are {[a.name for a in game.legal_actions()]}; it was "
+                f"shown {view}",
+                policy=seat_policy,
+                view=view,
+            )
+        game.step(move)
+
+
+def _ask_many(
+    policy: Any, views: list[Any], seated: list[list[object]], *, submit: bool = False
+) -> list[Any]:
+    """`policy.act_many(views)` (pipelined: ``submit(views)`` with `submit`, else
+    ``collect()``); a failure as `PolicyError` naming the failing position."""
     try:
-        moves = list(policy.act_many(views))
+        if submit:
+            policy.submit(views)
+            return []
+        moves = list(policy.collect() if _pipelined(policy) else policy.act_many(views))
     except Exception as e:
         index = getattr(e, "index", None)
         i = index if isinstance(index, int) and 0 <= index < len(views) else 0

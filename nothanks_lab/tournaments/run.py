@@ -318,9 +318,10 @@ def _play_chunk_lockstep(chunk: _Chunk, games: _Games, decks: np.ndarray) -> _Su
     plan = chunk.plan
     batches = list(_batches(chunk))
     todo: list[tuple[list[Any], np.ndarray]] = []
-    for _, seating, rows, key in batches:
-        policies = _fresh_policies(plan.policies, chunk.seed, key)
-        seated = [policies[b] for b in seating]
+    for _, seating, rows, _key in batches:
+        # Copies of the seated bots only, not of the whole field (a league's is 30+ bots): in
+        # lockstep no bot keeps a generator (`lockstep_ready`), so there is nothing to reseed.
+        seated = copy.deepcopy([plan.policies[b] for b in seating])
         todo.extend((seated, decks[r]) for r in rows)
     played = iter(play_lockstep(todo, chunk.rules, chunk.first_player))
     decisions = 0

@@ -33,8 +33,9 @@ from typing import Any
 
 from ..engine import Action
 from ..rules import Rules
-from ..validate import check_number
+from ..validate import check_int, check_number
 from ..view import PlayerView, hypothetical_view
+from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -111,8 +112,12 @@ class IsolatedPolicy:
         class_name: str | None = None,
         params: dict[str, Any] | None = None,
         name: str | None = None,
+        seed: tuple[int, ...] | None = None,
     ) -> None:
         self.path = Path(path)
+        #: (run seed, place in the field): seeds the child's ``random`` and ``np.random``
+        #: global state before the file runs (None: left to fresh entropy).
+        self.seed = None if seed is None else tuple(check_int(k, "seed", low=0) for k in seed)
         #: The class to build (``file.py:Class:k=v``), or None: the file's ``Bot`` or ``act``.
         self.class_name = class_name
         self.params = dict(params or {})
@@ -137,6 +142,8 @@ class IsolatedPolicy:
         self._recv: Connection | None = None
         self.failure: BotProcessError | None = None
         self._at: int | None = None  # the view of the batch being answered, for a failure
+        self._answered, self._busy = 0, 0.0  # decisions answered, seconds they took (a wall)
+        self._pending, self._sent = 0, 0.0  # views submitted and not yet collected, and when
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
@@ -148,13 +155,14 @@ class IsolatedPolicy:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         config = {
-            "path": str(self.path),
+            "path": str(self.path.resolve()),  # the child starts in the file's folder
             "rules": _rules_facts(self.rules),
             "memory": int(self.memory_mb * 2**20),
             "cpu": float(self.cpu_s),
             "fds": [to_child_r, from_child_w],
             "class": self.class_name,
             "params": self.params,
+            "seed": None if self.seed is None else list(self.seed),
         }
         try:
             self._proc = subprocess.Popen(
@@ -176,6 +184,9 @@ class IsolatedPolicy:
         )  # + interpreter start on a busy machine
         if reply.get("ready") is not True:
             self._fail(reply, "load")
+        own = reply.get("name")
+        if isinstance(own, str) and own:  # the bot's own name, as it shows in this process
+            self.name = own[:100]
 
     def close(self) -> None:
         """Kill the child (its whole process group) and release the pipes."""
@@ -220,7 +231,7 @@ class IsolatedPolicy:
                 what = "load" if stage == "load" else "decide"
                 self._die(
                     f"it took more than {seconds if shown is None else shown:g} s to {what} "
-                    "(an endless loop?) and was stopped",
+                    f"(the limit) and was stopped{self._pace()}",
                     "Make sure every loop ends, and play nothing when the file loads.",
                 )
             data = self._recv.recv_bytes(_MAX_MESSAGE)
@@ -233,6 +244,13 @@ class IsolatedPolicy:
         if not isinstance(reply, dict):
             self._die("its process sent something that is not an answer", "Only answer moves.")
         return reply
+
+    def _pace(self) -> str:
+        """``; its 40 decisions before took 850 ms each``: measured, for a limit's message."""
+        if not self._answered:
+            return ""
+        ms = 1000 * self._busy / self._answered
+        return f" (its {self._answered} decisions before took {ms:.0f} ms each on average)"
 
     def _died(self, stage: str) -> None:
         assert self._proc is not None
@@ -268,16 +286,35 @@ class IsolatedPolicy:
         first), so the deadline is per decision however long the batch; a failure names the
         view it happened on (`BotProcessError.index`).
         """
+        self.submit(views)
+        return self.collect()
+
+    def submit(self, views: list[PlayerView]) -> None:
+        """Send `views` to the process, which starts on them at once; `collect` the moves.
+
+        Submitting to every bot's process before collecting from any lets them all think at
+        the same time (`nothanks_lab.tournaments.lockstep`).
+        """
         self.start()
         assert self._send is not None and self._recv is not None
+        if self._pending:
+            raise RuntimeError("collect the moves of the views submitted before")
         try:
             self._send.send_bytes(json.dumps({"views": [_view_facts(v) for v in views]}).encode())
         except OSError:
             self._at = 0
             self._died("act")
+        self._pending, self._sent = len(views), time.monotonic()
+
+    def collect(self) -> list[Action]:
+        """The moves of the views last submitted, each within `decision_s` of the one before."""
+        assert self._recv is not None
+        n, self._pending = self._pending, 0
         out = []
         recv, poll = self._recv.recv_bytes, self._recv.poll
-        for i in range(len(views)):
+        clock = time.monotonic
+        last = self._sent
+        for i in range(n):
             self._at = i
             try:
                 data = recv(_MAX_MESSAGE) if poll(self.decision_s) else None
@@ -285,10 +322,12 @@ class IsolatedPolicy:
                 self._died("act")
             if data is None:
                 self._die(
-                    f"it took more than {self.decision_s:g} s to decide (an endless loop?) "
-                    "and was stopped",
-                    "Make sure every loop ends, and play nothing when the file loads.",
+                    f"it took more than {self.decision_s:g} s to decide (the limit per "
+                    f"decision) and was stopped{self._pace()}",
+                    "Make sure every loop ends, and keep each decision quick.",
                 )
+            now = clock()
+            self._answered, self._busy, last = self._answered + 1, self._busy + now - last, now
             if data == b"T" or data == b"P":
                 out.append(Action.TAKE if data == b"T" else Action.PASS)
                 continue
@@ -314,13 +353,18 @@ class IsolatedPolicy:
         return f"IsolatedPolicy({self.path.name!r})"
 
 
-def isolated_bot(spec: Any, rules: Rules | None = None) -> IsolatedPolicy | None:
+def isolated_bot(
+    spec: Any, rules: Rules | None = None, *, seed: object = None, place: int = 0
+) -> IsolatedPolicy | None:
     """An `IsolatedPolicy` for a ``"path/to/file.py:Class[:k=v,...]"`` spec, or None for any
     other bot (a registered name, ``package.module:Class``, a policy object).
 
+    With an int `seed` (the run's), the child's global ``random`` and ``np.random`` state is
+    seeded from (`seed`, `place`), the bot's place in the field.
+
     The file is never run in this process: its class is looked up and built in the child.
     """
-    from ..bots.specs import parse_bot_spec
+    from ..bots.specs import parse_bot_spec, user_bot_name
 
     if not isinstance(spec, str):
         return None
@@ -337,11 +381,20 @@ def isolated_bot(spec: Any, rules: Rules | None = None) -> IsolatedPolicy | None
     if not path.is_file():
         raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
     _, params = parse_bot_spec("user:" + given) if given else ("user", {})
-    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
-    name = f"{class_name.strip()}({shown})" if params else class_name.strip()
-    return IsolatedPolicy(
-        path, rules=rules, class_name=class_name.strip(), params=params, name=name
+    key = (seed, place) if isinstance(seed, int) and not isinstance(seed, bool) else None
+    policy = IsolatedPolicy(
+        path,
+        rules=rules,
+        class_name=class_name.strip(),
+        params=params,
+        name=user_bot_name(class_name.strip(), params),
+        seed=key,
     )
+    try:  # loaded now, as in this process: the name it gives itself is known before play
+        policy.start()
+    except BotProcessError as e:
+        raise ValueError(f"bot spec {spec!r}: {e.problem}") from None
+    return policy
 
 
 # --------------------------------------------------------------------------- the child
@@ -375,11 +428,13 @@ def _error_text(exc: BaseException) -> str:
     return type(exc).__name__ + (f": {text}" if text else "")
 
 
-def _module_of(path: Path) -> types.ModuleType:
-    """Run a bot's file as a fresh module (registered in ``sys.modules`` for pickling).
+def _module_of(path: Path, source: str | None = None) -> types.ModuleType:
+    """Run a bot's file (its text `source`, read if not given) as a fresh module (registered
+    in ``sys.modules`` for pickling).
 
     A file that fails to load leaves no module behind; the caller sets any time limit."""
-    source = path.read_text(encoding="utf-8")
+    if source is None:
+        source = path.read_text(encoding="utf-8")
     code = compile(source, str(path), "exec")
     digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
     stem = re.sub(r"\W", "_", path.stem)
@@ -425,26 +480,39 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
     mem, cpu = int(config["memory"]), float(config["cpu"])
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
     os.closerange(3, min(in_fd, out_fd))
     os.closerange(max(in_fd, out_fd) + 1, 4096)
     for lo, hi in ((min(in_fd, out_fd) + 1, max(in_fd, out_fd)),):
         os.closerange(lo, hi)
-    inbox = Connection(in_fd, writable=False)
-    outbox = Connection(out_fd, readable=False)
     path = Path(config["path"])
     rules = Rules(**{k: _tuples(v) for k, v in config["rules"].items()})
+    unread: Exception | None = None
+    try:  # read while the teacher's rights still hold: the bot may lose them below
+        source: str | None = read_source(path)
+        siblings = sibling_sources(path)
+    except (OSError, ValueError) as e:  # ValueError: not a regular file, too large, not UTF-8
+        source, siblings, unread = None, {}, e
+    confine((in_fd, out_fd))
+    seed_global_random(config.get("seed"))
+    sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
+    inbox = Connection(in_fd, writable=False)
+    outbox = Connection(out_fd, readable=False)
 
     def send(message: dict[str, Any]) -> None:
         outbox.send_bytes(json.dumps(message).encode())
 
     try:
-        module = _module_of(path)
+        if source is None:
+            raise unread if unread is not None else OSError(f"cannot read {path.name}")
+        module = _module_of(path, source)
     except BaseException as e:  # every exception of the file stays here, as a message
         text = f"the file does not load: {_error_text(e)}{_line_in(e, path)}"
         if isinstance(e, MemoryError):
             text = "the file ran out of the memory a bot may use while it loaded"
         send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
         return
+    own_name = None
     try:
         if config.get("class") is not None:
             cls = getattr(module, config["class"], None)
@@ -452,6 +520,8 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
                 bot: Any = f"{path.name} has no class {config['class']}"
             else:
                 made = cls(**config.get("params", {}))
+                own = getattr(made, "name", None)
+                own_name = own if isinstance(own, str) else None
                 bot = getattr(made, "act", None)
                 if not callable(bot):
                     bot = f"its class {config['class']} has no method act"
@@ -465,7 +535,7 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         send({"error": {"problem": bot, "advice": ""}})
         return
     decide = bot
-    send({"ready": True})
+    send({"ready": True, "name": own_name})
     while True:
         try:
             message = json.loads(inbox.recv_bytes())

@@ -42,6 +42,10 @@ def _grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     for name, values in grid.items():
         if isinstance(values, str) or not isinstance(values, Iterable) or not list(values):
             raise ValueError(f"grid[{name!r}] must be a non-empty list of values")
+        given = list(values)
+        twice = [v for i, v in enumerate(given) if v in given[:i]]
+        if twice:
+            raise ValueError(f"grid[{name!r}] must name each value once; {twice} repeat")
     names = list(grid)
     return [
         dict(zip(names, combo, strict=True))

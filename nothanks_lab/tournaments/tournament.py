@@ -64,8 +64,8 @@ def tournament(
         isolate: play each bot given as ``"path/to/file.py:Class[:k=v]"`` from a process of
             its own (:mod:`nothanks_lab.tournaments.sandbox`: only the public facts of each
             decision reach it, with CPU, memory and per-decision time limits; the process ends
-            with the tournament), for files you do not trust. Other bots play in this process.
-            Needs one worker.
+            with the tournament), for files you do not trust. Other bots play in this process;
+            with no such bot `isolate` changes nothing, with one `workers` must be 1.
 
     >>> t = tournament(["marginal:threshold=10", "marginal:threshold=-40", "marginal:threshold=0"],
     ...                n_games=200, seed=1)
@@ -82,7 +82,14 @@ def tournament(
     if isolate:
         from .sandbox import isolated_bot  # only then: the sandbox's imports are not needed
 
-        isolated = [isolated_bot(b, rules) for b in bots]
+        isolated = [isolated_bot(b, rules, seed=seed, place=i) for i, b in enumerate(bots)]
+        if any(i is not None for i in isolated) and (executor is not None or workers != 1):
+            if executor is not None or workers is not None:
+                raise ValueError(
+                    f"workers must be 1 (and executor None) when isolate=True plays a file bot "
+                    f"(its process answers this one); got workers={workers!r}. Isolation "
+                    "applies only to bots given as 'file.py:Class'."
+                )
     try:
         return _tournament(
             tuple(make_policy(b) if i is None else i for b, i in zip(bots, isolated, strict=True)),

@@ -1,0 +1,185 @@
+"""What a student's bot process may reach: confinement chosen at run time, strongest first.
+
+The child of `~nothanks_lab.tournaments.sandbox.IsolatedPolicy` calls :func:`confine` after it
+has opened its pipes and read the student's file (and the file's sibling modules, served from
+memory by :class:`SiblingFinder`), and before it runs any of the student's code:
+
+1. **A PID namespace** (``unshare(CLONE_NEWPID)``, with ``CLONE_NEWUSER`` when not root), when
+   the kernel allows it: the bot runs as process 1 of a namespace of its own, so
+   ``os.getppid()`` is 0, no process outside is visible or can be signalled, and every process
+   the bot starts (a ``setsid`` double-forked grandchild too) dies with it. A small process
+   outside the namespace waits for it and reports its end; if that process is killed, the
+   kernel kills the bot (``PR_SET_PDEATHSIG``).
+2. **An unprivileged user** when the league runs as root: the bot drops to ``nobody``
+   (uid/gid 65534, no supplementary groups), so killing the teacher's processes is refused
+   (``EPERM``) and root-only files cannot be read.
+3. **A process limit** (``RLIMIT_NPROC`` = `MAX_PROCESSES`) whenever the bot's user is not
+   root (the kernel ignores it for root): a fork bomb fails with ``BlockingIOError``.
+
+Where none is available the bot runs with the teacher's rights, in its own process group
+(see docs/howto/class-league.md, "What isolation protects"). :func:`available` says which
+apply on this machine. Before the student's code runs, `seed_global_random` seeds the
+``random`` module and numpy's legacy global generator from the run's seed and the bot's place in
+the field, so a bot that draws from them unseeded plays the same on every rerun.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import signal
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["MAX_PROCESSES", "NOBODY", "SiblingFinder", "available", "confine"]
+
+#: The uid and gid a bot drops to when the league runs as root.
+NOBODY = 65534
+#: Most processes (threads count) the bot's user may have (``RLIMIT_NPROC``, non-root only).
+MAX_PROCESSES = 128
+#: Sibling modules served from memory: at most this many files of at most this many bytes.
+MAX_SIBLINGS, MAX_SIBLING_BYTES = 200, 2**20
+
+_CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
+_PR_SET_PDEATHSIG = 1
+
+
+def read_source(path: Path) -> str:
+    """The text of a bot's file (refused when it is not a regular file or is too large)."""
+    from ..validate import read_file_bytes
+
+    return read_file_bytes(path, "bot file").decode("utf-8")
+
+
+def sibling_sources(path: Path) -> dict[str, str]:
+    """The ``*.py`` files next to `path` (module name -> text), read before rights are dropped."""
+    found: dict[str, str] = {}
+    try:
+        entries = sorted(path.parent.glob("*.py"))
+    except OSError:
+        return found
+    for entry in entries[:MAX_SIBLINGS]:
+        if entry == path or not entry.stem.isidentifier():
+            continue
+        try:
+            if entry.is_file() and entry.stat().st_size <= MAX_SIBLING_BYTES:
+                found[entry.stem] = entry.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
+
+
+class SiblingFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a bot file's sibling modules from their text, read before rights were dropped."""
+
+    def __init__(self, sources: dict[str, str], folder: Path) -> None:
+        self.sources, self.folder = dict(sources), folder
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if path is not None or fullname not in self.sources:
+            return None
+        origin = str(self.folder / f"{fullname}.py")
+        return importlib.util.spec_from_loader(fullname, self, origin=origin)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        name = module.__name__
+        module.__file__ = str(self.folder / f"{name}.py")
+        exec(compile(self.sources[name], module.__file__, "exec"), module.__dict__)
+
+
+def seed_global_random(key: Sequence[int] | None) -> None:
+    """Seed ``random`` and ``np.random``'s global state from (run seed, place in the field)."""
+    if key is None:
+        return
+    import random
+
+    import numpy as np
+
+    state = np.random.SeedSequence([int(k) for k in key]).generate_state(2, np.uint32)
+    random.seed(int(state[0]))
+    np.random.seed(int(state[1]))  # noqa: NPY002 - the student's code may use the legacy state
+
+
+def _libc() -> Any:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _new_pid_namespace(fds: Sequence[int]) -> bool:
+    """Become process 1 of a new PID namespace (a waiting process stays outside), if allowed."""
+    flags = _CLONE_NEWPID | (0 if os.geteuid() == 0 else _CLONE_NEWUSER)
+    try:
+        if _libc().unshare(flags) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    pid = os.fork()
+    if pid == 0:
+        return True
+    for fd in fds:  # only the bot holds the pipes: its end is the parent's end of file
+        os.close(fd)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except ChildProcessError:
+            os._exit(1)
+        except InterruptedError:
+            continue
+    if os.WIFSIGNALED(status):  # die the same way, so the parent can name the limit
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+
+
+def confine(fds: Sequence[int]) -> tuple[str, ...]:
+    """Confine this process (the bot's) as far as the machine allows; which measures apply.
+
+    `fds` are the pipes to the parent (closed in the process that stays outside a namespace).
+    """
+    import resource
+
+    applied: list[str] = []
+    in_namespace = _new_pid_namespace(fds)
+    if in_namespace:
+        applied.append("pid namespace")
+    if os.geteuid() == 0:
+        os.setgroups([])
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
+        applied.append("unprivileged user")
+    if os.getuid() != 0:
+        resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
+        applied.append("process limit")
+    if in_namespace:  # after the change of user, which clears it
+        # (Were the waiting process killed before this line, the parent's kill of the process
+        # group still reaches this one: no student code has run yet to leave the group.)
+        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    return tuple(applied)
+
+
+def available() -> tuple[str, ...]:
+    """The measures `confine` would apply on this machine (checked in a throwaway child)."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, os\nfrom nothanks_lab.tournaments.confine import confine\n"
+        "print(json.dumps(confine([])))\n"
+    )
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+        return tuple(json.loads(out.strip().splitlines()[-1]))
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return ()
