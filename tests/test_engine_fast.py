@@ -5,6 +5,8 @@ plain local values instead of calling `core.step` per decision; this file plays 
 seeded random move sequences through it and through `core.step` on a numpy batch of one, and
 asserts that every view it shows is the core state's position and that both end identically,
 also when a policy error stops the loop at a random decision and play goes on by `step`.
+The compiled bots' `act` on that loop keeps its parameters and arrays between decisions:
+the last tests check that a change to a bot, or another seed, is never answered from them.
 """
 
 from __future__ import annotations
@@ -112,3 +114,71 @@ def test_play_loop_agrees_with_core_step_on_random_move_sequences(block: int) ->
     """2,000 seeded random rounds (4 blocks of 500) over five rule sets and 2-7 players."""
     decisions = sum(_one_sequence(seed) for seed in range(block * 500, (block + 1) * 500))
     assert decisions > 500 * 5  # real rounds were played, not empty ones
+
+
+def _view_where_threshold_matters() -> nt.PlayerView:
+    """A view of seat 0 on card 30 with an empty hand and no pot: cost 30, passing allowed."""
+    deck = [30, *[c for c in range(3, 36) if c != 30][:23]]
+    return nt.Game(3, deck=deck).view(0)
+
+
+def test_fastbot_act_follows_a_change_to_the_bot() -> None:
+    """`FastBot.act` keeps ``fast_params`` per rule set, but setting an attribute drops them."""
+    from nothanks_lab.bots import MarginalCostBot
+
+    view = _view_where_threshold_matters()
+    bot = MarginalCostBot(0)
+    assert bot.act(view) is PASS and bot.act(view) is PASS  # 30 - 0 > 0, asked twice
+    bot.threshold = 40
+    assert bot.act(view) is TAKE  # the new threshold, not the kept parameters
+    other = nt.Rules(low_card=3, high_card=35, n_removed=8)
+    assert bot.fast_params(other)[0] == 40.0
+
+
+def test_fastbot_act_arrays_are_shared_read_only_and_decision_args_fresh() -> None:
+    """The arrays `act` hands ``FAST_DECIDE`` are read-only (shared between decisions, as the
+    kernel's state rows are never the bot's to write); `decision_args` gives new arrays."""
+    from nothanks_lab.bots import FastBot, decision_args
+    from nothanks_lab.play import PolicyError
+
+    seen: list[np.ndarray] = []
+
+    def writes_its_input(params, card, pot, seat, hands, chips, cards_left):
+        seen.append(hands)
+        hands[seat] = 0
+        return True
+
+    class Scribbler(FastBot):
+        FAST_DECIDE = staticmethod(writes_its_input)
+
+    view = _view_where_threshold_matters()
+    with pytest.raises(PolicyError, match="read-only"):
+        nt.play_game([Scribbler()] * 3, deck=[30, *range(3, 26)])
+    assert seen and not seen[0].flags.writeable
+    _, _, _, hands, chips, _ = decision_args(view)
+    hands[0], chips[0] = 1, 0  # the caller's own arrays
+    assert view.hand_masks[0] == 0 and view.chips[0] == 11
+
+
+def test_randomized_fastbot_reseeded_copy_decides_from_its_own_key() -> None:
+    """`with_seed` copies a bot that has played (its kept parameters included): the copy
+    decides from its new key, as its ``fast_params`` say, not from the original's."""
+    from nothanks_lab.bots import RandomBot, decision_args
+    from nothanks_lab.bots.simple import random_decide
+
+    bot = RandomBot(seed=1)
+    nt.play_game([bot] * 3, seed=5)  # fills the kept parameters
+    twin = bot.with_seed(2)
+    assert isinstance(twin, RandomBot)
+    assert twin.key != bot.key
+    g = nt.Game(3, seed=9)
+    agree = 0
+    while not g.is_over:
+        view = g.view(g.current_player)
+        with np.errstate(over="ignore"):  # the decision wraps 64-bit integers
+            own = random_decide(twin.fast_params(view.rules), *decision_args(view))
+        expected = TAKE if (own or not view.can_pass) else PASS
+        assert twin.act(view) is expected
+        agree += bot.act(view) is expected
+        g.step(expected)
+    assert agree < len(g.history)  # the two keys do differ somewhere on this round
