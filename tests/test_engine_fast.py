@@ -182,3 +182,31 @@ def test_randomized_fastbot_reseeded_copy_decides_from_its_own_key() -> None:
         agree += bot.act(view) is expected
         g.step(expected)
     assert agree < len(g.history)  # the two keys do differ somewhere on this round
+
+
+def _overflows(params, card, pot, seat, hands, chips, cards_left):
+    return bool(np.int64(2**62) * np.int64(4) == 0)  # wraps to 0, as compiled code does
+
+
+def test_fastbot_act_wraps_integers_silently_unless_the_bot_says_it_never_does() -> None:
+    """A ``FAST_DECIDE`` runs under ``np.errstate(over="ignore")`` by default (a user's hash
+    wraps silently, as compiled); ``FAST_DECIDE_WRAPS = False`` (the package's own masks and
+    counts) runs it bare: the same answer, and an overflow would warn."""
+    import warnings
+
+    from nothanks_lab.bots import FastBot, HeuristicBot, LinearBot, MarginalCostBot, RandomBot
+
+    class Hashing(FastBot):
+        FAST_DECIDE = staticmethod(_overflows)
+
+    class Bare(Hashing):
+        FAST_DECIDE_WRAPS = False
+
+    view = _view_where_threshold_matters()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Hashing().act(view) is TAKE
+        with pytest.raises(RuntimeWarning, match="overflow"):
+            Bare().act(view)
+    assert Hashing.FAST_DECIDE_WRAPS and RandomBot.FAST_DECIDE_WRAPS  # a 64-bit hash
+    assert not any(b.FAST_DECIDE_WRAPS for b in (MarginalCostBot, HeuristicBot, LinearBot))
