@@ -10,11 +10,11 @@ engine's cost), and also with `MarginalCostBot(0)`, the package's bot for
 the rule. Both sides play the same decks; their scores are checked equal. Rates are the
 median of several repeats, measured in one run, alternated; read the ratio.
 
-Measured 2026-12-02 04:25 UTC on the project's 2-core shared machine (load average 8-15;
+Measured 2026-12-02 04:31 UTC on the project's 2-core shared machine (load average 20-25;
 rounds per CPU second, median of 5 repeats, two alternated runs of each): rule on views
-0.32-0.34 of the reference loop (about 2,090-2,130 rounds/s), MarginalCostBot(0) 0.24-0.25;
+0.35-0.36 of the reference loop (about 2,350-2,400 rounds/s), MarginalCostBot(0) 0.33-0.34;
 the engine before issue 26's work (commit 9d9289c) by this same script in the same minutes
-0.22-0.23 and 0.15. Issue 26 was filed at about 0.065 of a plain loop (260-270 rounds/s, the
+0.23-0.25 and 0.15-0.16. Issue 26 was filed at about 0.065 of a plain loop (260-270 rounds/s, the
 fastest public peer loop about 16x), so its "5x faster" is a ratio of about 0.31-0.33 here.
 On a loaded machine the spread is as large as a small change: compare side by side.
 
