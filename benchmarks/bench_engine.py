@@ -10,11 +10,13 @@ engine's cost), and also with `MarginalCostBot(0)`, the package's bot for
 the rule. Both sides play the same decks; their scores are checked equal. Rates are the
 median of several repeats, measured in one run, alternated; read the ratio.
 
-Measured 2026-12-02 on the project's 2-core shared machine (load average 13-70; rounds per CPU
-second, median of 5-7 repeats): rule on views 0.17-0.22 of the reference loop (about
-1,000-1,370 rounds/s), MarginalCostBot(0) 0.11-0.15; the previous commit's engine by this same
-script in the same hour 0.17-0.20 and 0.11-0.13. On a loaded machine the spread is as large as
-the change: compare side by side.
+Measured 2026-12-02 04:31 UTC on the project's 2-core shared machine (load average 20-25;
+rounds per CPU second, median of 5 repeats, two alternated runs of each): rule on views
+0.35-0.36 of the reference loop (about 2,350-2,400 rounds/s), MarginalCostBot(0) 0.33-0.34;
+the engine before issue 26's work (commit 9d9289c) by this same script in the same minutes
+0.23-0.25 and 0.15-0.16. Issue 26 was filed at about 0.065 of a plain loop (260-270 rounds/s, the
+fastest public peer loop about 16x), so its "5x faster" is a ratio of about 0.31-0.33 here.
+On a loaded machine the spread is as large as a small change: compare side by side.
 
 Usage: ``python benchmarks/bench_engine.py [--rounds N] [--repeats R]``
 """
@@ -32,6 +34,9 @@ from nothanks_lab.bots import MarginalCostBot
 
 PLAYERS = 3
 TAKE, PASS = nt.Action.TAKE, nt.Action.PASS
+#: The engine's ratio to a plain-Python loop when issue 26 was filed (260-270 rounds/s; the
+#: fastest public peer loop about 16x faster): the yardstick of "5x faster".
+FILED_RATIO = 0.065
 
 
 def points(hand: set[int]) -> int:
@@ -113,6 +118,8 @@ def main() -> None:
         med = statistics.median(r)
         print(f"{name:32s} {med:9.0f} rounds/s  ratio to reference {med / ref:5.2f}  "
               f"(range {min(r):.0f}-{max(r):.0f})")  # fmt: skip
+    print(f"issue 26's target, 5x the engine it was filed against: a ratio of about "
+          f"{5 * FILED_RATIO:.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

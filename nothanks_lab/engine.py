@@ -1,13 +1,12 @@
 """The readable one-round engine: `Game`, its moves, its public history.
 
 `Game` validates every input and every move, keeps a public event history, and hands out
-`PlayerView` objects; the transitions themselves are the shared functions of
-:mod:`nothanks_lab.core`, run here as plain Python on a batch of one. Play is a hot path (every
-`act(view)` bot plays through it), so after each move the engine reads the new position back
-from that state once, into plain immutable values (chip and hand tuples, the active card, the
-legal moves), which every property and view then shares until the next move: no rule is
-restated here, no hand is rebuilt from its bit mask, and no view is built twice.
-"""
+`PlayerView` objects. `step` runs the shared transitions of :mod:`nothanks_lab.core` as plain
+Python on a batch of one; the play loop behind every `act(view)` bot (`_play_out`) makes the
+same moves on local values and is proven equal to `core.step` by a differential test
+(``tests/test_engine_fast.py``). After a move the position is read back once into immutable
+values (chip and hand tuples, the active card, the legal moves) that every property and view
+shares until the next move: no hand is rebuilt from its bit mask and no view is built twice."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ import enum
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -93,13 +93,8 @@ _TAKE_ONLY = (Action.TAKE,)
 
 
 def _cards_of(mask: int) -> tuple[int, ...]:
-    """The cards of a bit-mask hand, ascending (one step per card held, not per card of the box)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    """The cards of a bit-mask hand, ascending (only when a position is set up)."""
+    return tuple(c for c in range(mask.bit_length()) if (mask >> c) & 1)
 
 
 class _Table(dict[tuple[int, int], int]):
@@ -118,65 +113,70 @@ class _Table(dict[tuple[int, int], int]):
         return new
 
 
+#: The keys ``(0, p)`` of a table row of each width, and a getter of the row as a tuple.
+_KEYS: dict[int, tuple[tuple[int, int], ...]] = {}
+_ROWS: dict[int, Callable[[Any], tuple[int, ...]]] = {}
+
+
+def _table(row: list[int]) -> _Table:
+    """A table of one round's row (a list of plain ints)."""
+    n = len(row)
+    keys = _KEYS.get(n)
+    if keys is None:
+        keys = _KEYS[n] = tuple((0, i) for i in range(n))
+        # One row as a tuple, in one call (a state's rows have n >= 2: itemgetter's tuple).
+        _ROWS[n] = operator.itemgetter(*keys)
+    t = _Table(zip(keys, row, strict=True))
+    t.shape = (1, n)
+    return t
+
+
 def _table_state(state: core.State) -> core.State:
     """Round 0 of a numpy `state` as plain tables (what `Game` plays on)."""
-
-    def table(a: np.ndarray) -> _Table:
-        t = _Table(((0, i), v) for i, v in enumerate(a[0].tolist()))
-        t.shape = (1, a.shape[1])
-        return t
-
     return core.State(
-        table(state.deck),  # type: ignore[arg-type]
+        _table(state.deck[0].tolist()),  # type: ignore[arg-type]
         [int(state.turned[0])],  # type: ignore[arg-type]
         [int(state.player[0])],  # type: ignore[arg-type]
         [int(state.pot[0])],  # type: ignore[arg-type]
-        table(state.chips),  # type: ignore[arg-type]
-        table(state.hands),  # type: ignore[arg-type]
+        _table(state.chips[0].tolist()),  # type: ignore[arg-type]
+        _table(state.hands[0].tolist()),  # type: ignore[arg-type]
     )
 
 
 def _array_state(state: core.State) -> core.State:
     """The numpy batch of one of a table state (the form the rest of the package reads)."""
-
-    def array(t: _Table) -> np.ndarray:
-        return np.array([[int(t[0, i]) for i in range(t.shape[1])]], dtype=np.int64)
-
-    return core.State(
-        array(state.deck),  # type: ignore[arg-type]
-        np.array(state.turned, dtype=np.int64),
-        np.array(state.player, dtype=np.int64),
-        np.array(state.pot, dtype=np.int64),
-        array(state.chips),  # type: ignore[arg-type]
-        array(state.hands),  # type: ignore[arg-type]
-    )
+    # A table's values are in key order ``(0, 0), (0, 1), ...``; 1-D fields are lists.
+    rows = ([list(f.values())] if isinstance(f, _Table) else f for f in state)
+    return core.State(*(np.array(r, dtype=np.int64) for r in rows))
 
 
-#: Every `Event` made so far, by its move: events are immutable values, so rounds share them
-#: (a round records ~150 moves, drawn from a few thousand distinct ones).
-_EVENTS: dict[tuple[int, Action, int, int], Event] = {}
+class _Events(dict[tuple[int, Action, int, int], Event]):
+    """Every `Event` made so far, by its move: events are immutable values, so rounds share
+    them (a round records ~150 moves, drawn from a few thousand distinct ones), and a round's
+    history is one ``map`` of this dict's lookup, in C, over its recorded moves."""
 
-
-def _event(move: tuple[int, Action, int, int]) -> Event:
-    """The `Event` of a recorded move, built once per distinct move, without the frozen
-    dataclass's per-field setattr (the engine's own values need no checks)."""
-    event = _EVENTS.get(move)
-    if event is None:
+    def __missing__(self, move: tuple[int, Action, int, int]) -> Event:
+        # Built once per distinct move, without the frozen dataclass's per-field setattr (the
+        # engine's own values need no checks).
         event = object.__new__(Event)
         seat, action, card, pot = move
         object.__setattr__(
             event, "__dict__", {"seat": seat, "action": action, "card": card, "pot": pot}
         )
-        _EVENTS[move] = event
-    return event
+        self[move] = event
+        return event
 
 
-def _with_cards(hand: tuple[int, ...], mask: int) -> tuple[int, ...]:
-    """`hand` (sorted) with the cards of `mask` added, still sorted."""
-    for card in _cards_of(mask):
-        i = bisect.bisect(hand, card)
-        hand = (*hand[:i], card, *hand[i:])
-    return hand
+_EVENTS = _Events()
+
+
+def _with_card(
+    hands: tuple[tuple[int, ...], ...], seat: int, card: int
+) -> tuple[tuple[int, ...], ...]:
+    """`hands` with `card` added to the sorted hand of `seat` (what a take does to them)."""
+    hand = hands[seat]
+    i = bisect.bisect(hand, card)
+    return (*hands[:seat], (*hand[:i], card, *hand[i:]), *hands[seat + 1 :])
 
 
 class Game:
@@ -249,13 +249,11 @@ class Game:
     @_state.setter
     def _state(self, state: core.State) -> None:
         # A new position (a fresh deal, `from_position`): read every cached value anew.
-        self._core = _table_state(state)
-        n = state.chips.shape[1]
-        # One row of a table as a tuple, in one call (n >= 2, so itemgetter gives a tuple).
-        self._row = operator.itemgetter(*((0, p) for p in range(n)))
-        self._masks: tuple[int, ...] = tuple(state.hands[0].tolist())
+        self._core = s = _table_state(state)
+        self._row = _ROWS[s.chips.shape[1]]
+        self._masks: tuple[int, ...] = _ROWS[s.hands.shape[1]](s.hands)
         self._hands = tuple(_cards_of(m) for m in self._masks)
-        self._n_in_play = state.deck.shape[1]
+        self._n_in_play = s.deck.shape[1]
         self._in_play = tuple(state.deck[0].tolist())
         if "_pending" not in self.__dict__:
             self._pending: list[tuple[int, Action, int, int]] = []
@@ -276,11 +274,10 @@ class Game:
         if taker is not None:
             old = self._masks[taker]
             new = int(s.hands[0, taker])
-            if new != old:
-                hands, masks = list(self._hands), list(self._masks)
-                hands[taker] = _with_cards(hands[taker], new & ~old)
-                masks[taker] = new
-                self._hands, self._masks = tuple(hands), tuple(masks)
+            if new != old:  # a take adds one card
+                self._hands = _with_card(self._hands, taker, (new & ~old).bit_length() - 1)
+                masks = self._masks
+                self._masks = (*masks[:taker], new, *masks[taker + 1 :])
             self._points: tuple[int, ...] | None = None
             self._over: bool = core.is_over(s, 0)
             self._cards_left = max(0, self._n_in_play - s.turned[0] - 1)
@@ -340,7 +337,7 @@ class Game:
     def history(self) -> tuple[Event, ...]:
         """Every move so far, in order: all public."""
         if self._pending:  # moves are recorded as plain tuples on the hot path
-            self._history.extend(map(_event, self._pending))
+            self._history.extend(map(_EVENTS.__getitem__, self._pending))
             self._pending.clear()
         return tuple(self._history)
 
@@ -402,55 +399,63 @@ class Game:
         """Play to the end: each move is ``ask(policies[seat], view, legal moves)``, which must
         return a legal move (`nothanks_lab.play.ask` checks it).
 
-        The hot loop of every act(view) bot. What a take changes (hands, masks, active card,
-        cards left) is a snapshot shared by every view until the next take; a pass changes
-        only chips, pot and turn, read from the core state on each decision. Each view is
-        built once, straight from those values (the fields `view` gives, unchecked), and the
-        move goes through `core.step` like any other.
+        The hot loop of every act(view) bot, on local values: the chips a list, the hands
+        tuples shared by every view until the next take, one unchecked view per decision.
+        Its moves are `core.step`'s on those values (a call into core's batch of one per
+        decision would cost more than the rest of the loop); ``tests/test_engine_fast.py``
+        proves them equal. The core state is written back at the end or on a policy error.
         """
-        s, rules, n = self._core, self._rules, len(self._chips)
-        row, can_pass, core_step = self._row, core.can_pass, core.step
+        s, rules = self._core, self._rules
+        chips = list(self._chips)
+        n = len(chips)
+        deck, n_in_play = self._in_play, self._n_in_play
+        hands, masks = self._hands, self._masks
+        turned, seat, pot = s.turned[0], s.player[0], s.pot[0]
         record = self._pending.append
         new, set_fields, view_type = object.__new__, object.__setattr__, PlayerView
         take_move = Action.TAKE
         try:
-            while not self._over:
-                active, hands, masks = self._active, self._hands, self._masks
-                left = self._cards_left
+            while turned < n_in_play:
+                card = deck[turned]
+                # What every view on this card shares; a decision copies it (a copy of a
+                # small dict costs about half a literal's build) and sets its own fields.
+                shared = {
+                    "n_players": n,
+                    "active_card": card,
+                    "hands": hands,
+                    "cards_left": n_in_play - turned - 1,
+                    "rules": rules,
+                    "hand_masks": masks,
+                }
                 while True:  # the decisions on one card, up to its take
-                    seat, pot = s.player[0], s.pot[0]
-                    chips = row(s.chips)
+                    mine = chips[seat]
+                    fields = shared.copy()
+                    fields["seat"] = fields["current_player"] = seat
+                    fields["pot"] = pot
+                    fields["my_chips"] = mine
+                    fields["chips"] = tuple(chips)
                     view = new(view_type)
-                    set_fields(
-                        view,
-                        "__dict__",
-                        {
-                            "seat": seat,
-                            "n_players": n,
-                            "active_card": active,
-                            "pot": pot,
-                            "my_chips": chips[seat],
-                            "chips": chips,
-                            "hands": hands,
-                            "cards_left": left,
-                            "rules": rules,
-                            "current_player": seat,
-                            "hand_masks": masks,
-                        },
-                    )
-                    action = ask(policies[seat], view, _BOTH if can_pass(s, 0) else _TAKE_ONLY)
-                    record((seat, action, active, pot))  # type: ignore[arg-type]  # not over
-                    if action is take_move:
-                        core_step(s, 0, True)
-                        self._read_back(seat)
+                    set_fields(view, "__dict__", fields)
+                    action = ask(policies[seat], view, _BOTH if mine > 0 else _TAKE_ONLY)
+                    record((seat, action, card, pot))
+                    if action is take_move:  # core.step(take=True)
+                        hands = _with_card(hands, seat, card)
+                        masks = (*masks[:seat], masks[seat] | 1 << card, *masks[seat + 1 :])
+                        chips[seat] = mine + pot
+                        pot = 0
+                        turned += 1
                         break
-                    core_step(s, 0, False)
+                    chips[seat] = mine - 1  # core.step(take=False)
+                    pot += 1
+                    seat = seat + 1 if seat + 1 < n else 0
         finally:
-            # Passes are not read back one by one: the cached chips, pot and turn are
-            # refreshed here, also when a policy error stops the round (after the last take
-            # `_read_back` has read everything already).
-            if not self._over:
-                self._read_back(None)
+            # Written back also when a policy error stops the round: the moves made so far.
+            s.turned[0], s.player[0], s.pot[0] = turned, seat, pot
+            for p in range(n):
+                s.chips[0, p] = chips[p]
+                s.hands[0, p] = masks[p]
+            self._hands, self._masks = hands, masks
+            self._read_back(seat)  # every hand already read: the rest of the position
 
     def _play(self, action: Action) -> None:
         """Play a legal `action` (the caller has checked it against `legal_actions()`)."""

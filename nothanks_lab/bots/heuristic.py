@@ -213,6 +213,7 @@ class HeuristicBot(FastBot):
     PARAMS = HEURISTIC_PARAMS
     #: Decision function shared with the simulator's compiled fast path.
     FAST_DECIDE = staticmethod(heuristic_decide)
+    FAST_DECIDE_WRAPS = False  # masks of cards and small counts: nothing overflows
 
     def fast_params(self, rules: Rules | None = None) -> np.ndarray:
         """Parameters of `heuristic_decide` (the standard game's constants unless given)."""

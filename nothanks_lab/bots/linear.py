@@ -193,6 +193,7 @@ class LinearBot(FastBot):
     PARAMS = LINEAR_PARAMS
     #: Decision function shared with the simulator's compiled fast path.
     FAST_DECIDE = staticmethod(linear_decide)
+    FAST_DECIDE_WRAPS = False  # masks of cards and small counts: nothing overflows
 
     @property
     def weights(self) -> np.ndarray:

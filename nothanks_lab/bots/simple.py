@@ -137,6 +137,7 @@ class MarginalCostBot(FastBot):
     threshold: float
     #: Decision function shared with the simulator's compiled fast path.
     FAST_DECIDE = staticmethod(marginal_decide)
+    FAST_DECIDE_WRAPS = False  # masks of cards and small counts: nothing overflows
 
     def __init__(self, threshold: float = 10, **params: Any) -> None:
         super().__init__(threshold=threshold, **params)
