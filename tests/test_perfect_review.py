@@ -154,3 +154,25 @@ def test_bad_input_is_refused() -> None:
         exact_evaluation("not a view")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="over"):
         exact_evaluation(g.view(0))
+
+
+def test_the_documented_position() -> None:
+    """The position of docs/explanation/perfect-play.md: the rollouts pass, perfect play takes."""
+    from nothanks_lab.analysis import advice_policy, evaluate_position, position_view
+
+    rules = VARIANTS[2]
+    view = position_view(7, pot=2, n_players=2, my_chips=2, other_chips=2, rules=rules)
+    rolled = evaluate_position(view, advice_policy(), n=8000, seed=1)
+    d = rolled.score_diff
+    assert d is not None and d.low > 1.0  # clearly No Thanks!, cost of Take >= 1: inaccuracy
+    assert rolled.best is P
+    ev = exact_evaluation(view)
+    assert ev is not None and ev.best is T
+    assert ev.take.score.value == pytest.approx(-0.80, abs=0.005)
+    assert ev.no_thanks is not None
+    assert ev.no_thanks.score.value == pytest.approx(4.41, abs=0.005)
+    assert ev.take.win.value == pytest.approx(0.581, abs=0.0005)
+    assert ev.no_thanks.win.value == pytest.approx(0.164, abs=0.0005)
+    assert THRESHOLDS.label(ev.no_thanks.score.value - ev.take.score.value) == "mistake"
+    for name in ("search", "best"):
+        assert nt.bots.make_bot(name, seed=0).act(view) is P
