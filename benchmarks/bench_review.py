@@ -11,6 +11,11 @@ Prints per round the decisions, the rollouts per move the review needed, wall an
 the baseline's CPU seconds, and the ratio. The process is pinned to one core and numba to one
 thread.
 
+Then, on the largest two-seat deck whose review uses exact values (cards 3-12, 3 removed, 4
+chips each: `analysis.exact_cheap`), the CPU time of reviewing both seats of a round with the
+exact solutions solved afresh (the first review of a process pays for them) and again (cached),
+and of one hint.
+
 Usage: ``python benchmarks/bench_review.py [--rounds R] [--seed S]``
 """
 
@@ -93,6 +98,33 @@ def main() -> None:
         f"{statistics.median(bases):.2f} s CPU; review / simulate = "
         f"{statistics.median(cpus) / statistics.median(bases):.2f}"
     )
+
+    small_deck_review()
+
+
+def small_deck_review() -> None:
+    """CPU of an exact review (and a hint) on the largest deck where the review is exact."""
+    from nothanks_lab.analysis import exact_cheap, hint_evaluation
+    from nothanks_lab.analysis.evaluation import _solved
+
+    rules = nt.Rules(low_card=3, high_card=12, n_removed=3, chips=((2, 4),))
+    assert exact_cheap(rules, 2)
+    g = nt.Game(2, rules=rules, seed=1)
+    bot = make_bot("heuristic")
+    while not g.is_over:
+        g.step(bot.act(g.view(g.current_player)))
+    nt.exact.solve(nt.Rules(low_card=3, high_card=8, n_removed=2, chips=((2, 2),)))  # compile
+    _solved.cache_clear()
+    for label in ("solved afresh", "solutions cached"):
+        c0 = time.process_time()
+        decisions = sum(len(nt.review(g, seat).moves) for seat in (0, 1))
+        print(
+            f"exact review, cards 3-12, two seats, {decisions} decisions ({label}): "
+            f"{time.process_time() - c0:.2f} s CPU"
+        )
+    c0 = time.process_time()
+    hint_evaluation(nt.Game(2, rules=rules, seed=2).view(0))
+    print(f"exact hint (cached): {time.process_time() - c0:.4f} s CPU")
 
 
 if __name__ == "__main__":

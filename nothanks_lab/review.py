@@ -1,12 +1,15 @@
 """Review of a played round: every decision of one seat, what it cost, and a label.
 
 For each decision the seat made, the position it saw is rebuilt from the round's public
-history and handed to :func:`nothanks_lab.analysis.evaluate_position` (the function behind
-the hints too), which estimates the expected final score and win chance after Take and after
-No Thanks! by rollouts over the face-down cards the seat could not know (the same samples for
-both moves, so their difference has a tight paired interval). The rollouts model the table
-the way the hints do: the seat itself, and every other seat unless `field` gives the bots that
-actually sat there (:func:`nothanks_lab.analysis.rollout_field`), are played by
+history. On a small two-seat deck (:func:`nothanks_lab.analysis.exact_cheap`) it is valued
+exactly, under perfect play by both seats from there on (points: the seat's expected score
+minus its rival's; :func:`nothanks_lab.analysis.exact_evaluation`). Otherwise it is handed to
+:func:`nothanks_lab.analysis.evaluate_position` (the function behind the hints too), which
+estimates the expected final score and win chance after Take and after No Thanks! by rollouts
+over the face-down cards the seat could not know (the same samples for both moves, so their
+difference has a tight paired interval). The rollouts model the table the way the hints do: the
+seat itself, and every other seat unless `field` gives the bots that actually sat there
+(:func:`nothanks_lab.analysis.rollout_field`), are played by
 :func:`nothanks_lab.analysis.advice_policy` (``make_bot("linear")``, the package's strongest
 compiled bot: it punishes what real players punish, such as letting a card that completes
 someone's run go round).
@@ -49,7 +52,15 @@ from typing import Any
 
 import numpy as np
 
-from .analysis import MoveValue, PositionEvaluation, advice_policy, evaluate_position
+from .analysis import (
+    MoveValue,
+    PositionEvaluation,
+    _policies_name,
+    advice_policy,
+    evaluate_position,
+    exact_cheap,
+    exact_evaluation,
+)
 from .engine import Action, Game, SeedLike
 from .i18n import _, fmt_decimal, fmt_percent, ngettext
 from .render.tables import markdown_table, text_table
@@ -235,6 +246,8 @@ class Review:
     """The seat's final score (None if the round is unfinished)."""
     elapsed_s: float = field(default=0.0, compare=False)
     """Wall-clock time of the review."""
+    exact: bool = False
+    """True when every decision was valued exactly under perfect play (no rollouts)."""
 
     @property
     def card_costs(self) -> dict[int, MoveReview]:
@@ -346,19 +359,19 @@ class Review:
 
     def header(self) -> str:
         """What was reviewed and how."""
+        marks = {k: fmt_number(getattr(self.thresholds, k), "g") for k in LABELS[1:]}
+        if self.exact:
+            return _(
+                "Review of {name} (seat {seat}): exact values under perfect play by both seats "
+                "from each position (no rollouts; points are your expected score minus your "
+                "rival's); labels from the cost: inaccuracy >= {inaccuracy}, mistake >= "
+                "{mistake}, blunder >= {blunder} expected points"
+            ).format(name=self.name, seat=self.seat, **marks)
         return _(
             "Review of {name} (seat {seat}): up to {n} rollouts per move (fewer once a label is "
             "settled), {policy}; labels from the cost's 95% interval: inaccuracy >= {inaccuracy}, "
             "mistake >= {mistake}, blunder >= {blunder} expected points"
-        ).format(
-            name=self.name,
-            seat=self.seat,
-            n=self.n,
-            policy=self.policy,
-            inaccuracy=fmt_number(self.thresholds.inaccuracy, "g"),
-            mistake=fmt_number(self.thresholds.mistake, "g"),
-            blunder=fmt_number(self.thresholds.blunder, "g"),
-        )
+        ).format(name=self.name, seat=self.seat, n=self.n, policy=self.policy, **marks)
 
     def __str__(self) -> str:
         return "\n".join([self.header(), self.table(), self.summary()])
@@ -403,20 +416,6 @@ def _row(m: MoveReview) -> list[str]:
         f"{m.win_cost.value:+.1%}",
         m.label,
     ]
-
-
-def _policies_name(policy: object, field: object) -> str:
-    """Who plays the rollouts, in words."""
-    from .bots.specs import short_name as _short_name
-
-    me = _short_name(policy)
-    if isinstance(field, Sequence) and not isinstance(field, str):
-        others = " / ".join(dict.fromkeys(_short_name(f) for f in field))
-    else:
-        others = _short_name(field)
-    if others == me:
-        return _("{me} in every seat").format(me=me)
-    return _("{me} for the seat, {others} for the rest").format(me=me, others=others)
 
 
 def _public_replay(game: Game) -> Game:
@@ -491,6 +490,7 @@ def review(
     thresholds: Thresholds | None = None,
     name: str | None = None,
     progress: Callable[[int, int], object] | None = None,
+    exact: bool = True,
 ) -> Review:
     """Review every decision `seat` made in `game` (finished or not).
 
@@ -502,7 +502,9 @@ def review(
     hints). `seed` fixes the randomness; without one it is derived from the round
     itself (:func:`round_seed`), so the same round always gets the same review. Labels follow
     `thresholds` (default :data:`THRESHOLDS`). `progress(done, total)` is called after each
-    decision (``progress(12, 35)``: 12 of 35 decisions reviewed).
+    decision (``progress(12, 35)``: 12 of 35 decisions reviewed). On a small two-seat deck
+    the values are exact instead (perfect play by both seats; see the module), unless `exact`
+    is False.
 
     Parameters
     ----------
@@ -524,6 +526,8 @@ def review(
         The seat's name in the review's headline.
     progress : callable, optional
         Called as ``progress(done, total)`` after each decision.
+    exact : bool
+        Use exact values where the deck is small enough (default True); False: rollouts.
 
     Returns
     -------
@@ -554,6 +558,8 @@ def review(
         raise ValueError(f"name must be a string or None; got {name!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a function (done, total) or None; got {progress!r}")
+    if not isinstance(exact, bool):
+        raise ValueError(f"exact must be True or False; got {exact!r}")
     policy = advice_policy() if policy is None else policy
     field = policy if field is None else field
     seats = field if isinstance(field, list | tuple) else [field]
@@ -575,15 +581,11 @@ def review(
             def settled(d: Interval, action: Action = event.action) -> bool:
                 return _settled_diff(action, d, thresholds)
 
-            ev = evaluate_position(
-                view,
-                policy,
-                field=field,
-                n=n,
-                seed=streams[len(moves)],
-                batch=int(first),
+            ev = exact_evaluation(view) if exact else None
+            ev = ev or evaluate_position(
+                view, policy, field=field, n=n, seed=streams[len(moves)], batch=int(first),
                 until=settled,
-            )
+            )  # fmt: skip
             moves.append(_judge(i, view, event.action, ev, thresholds))
             if progress is not None:
                 progress(len(moves), len(mine))
@@ -597,4 +599,5 @@ def review(
         policy=_policies_name(policy, field),
         final_score=game.scores()[seat] if game.is_over else None,
         elapsed_s=time.perf_counter() - start,
+        exact=exact and exact_cheap(game.rules, game.n_players),
     )

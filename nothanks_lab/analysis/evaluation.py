@@ -7,10 +7,14 @@ serve both moves (common random numbers, so Take − No Thanks! gets a tight pai
 and every seat is played out by a rollout policy on the shared playout of
 :mod:`nothanks_lab.analysis.rollout`. `evaluate_position` stops at a number of rollouts, a time
 budget or an interval width, and returns a `PositionEvaluation` holding each `MoveValue`.
+On a deck small enough for the exact solver to be cheap (two seats, a memo of at most
+:data:`EXACT_MAX_MEMORY`), `exact_evaluation` gives the exact values under perfect play instead,
+and `hint_evaluation` (with `nt.review`) uses them.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -39,11 +43,14 @@ from .rollout import (
 
 __all__ = [
     "CLEAR_MARGIN",
+    "EXACT_MAX_MEMORY",
     "HINT_ROLLOUTS",
     "MoveValue",
     "PositionEvaluation",
     "PositionSetup",
     "evaluate_position",
+    "exact_cheap",
+    "exact_evaluation",
     "hint_evaluation",
     "is_clear",
     "position_view",
@@ -97,6 +104,10 @@ class PositionEvaluation:
     """The rollout policies, by name."""
     elapsed_s: float = field(default=0.0, compare=False)
     """Wall-clock time the evaluation took."""
+    exact: bool = False
+    """True for exact values under perfect play (`exact_evaluation`): then ``score`` is the
+    seat's expected score minus its rival's (lower is better), ``win`` the exact win chance, every
+    interval has zero width and `n` is 0."""
 
     @property
     def best(self) -> Action:
@@ -150,6 +161,9 @@ class PositionEvaluation:
                         move=_(str(often)), diff=fmt_percent(w.value, 1, sign=True)
                     )
                     lines.append("  " + line)
+        if self.exact:
+            lines.append("  " + _("(exact values: both seats play perfectly from here on)"))
+            return "\n".join(lines)
         # English keeps Python's plain count (8000); other languages group it (8.000).
         n = str(self.n) if get_language() == "en" else fmt_int(self.n)
         tail = _("({n} rollouts per move, {policy}, {seconds} s)").format(
@@ -302,6 +316,84 @@ def evaluate_position(
     )
 
 
+#: Largest memo of an exact solution (bytes, `nothanks_lab.exact.estimate_memory`) that the
+#: hints and the review solve for themselves: two seats on cards 3-12 with 4 chips each
+#: (8 MiB) solve both objectives in about 0.5 s of CPU, once per rule set and process;
+#: cards 3-13 (24 MiB) took 1.8 s, over the hints' budget of 0.5 s.
+EXACT_MAX_MEMORY = 16 * 2**20
+
+
+@functools.lru_cache(maxsize=8)
+def _solved(rules: Rules, objective: str) -> Any:
+    """The two-seat exact solution of `rules` for `objective`, solved once per process."""
+    from ..exact import solve
+
+    return solve(rules, 2, objective)
+
+
+def exact_cheap(rules: Rules, n_players: int) -> bool:
+    """Whether `exact_evaluation` answers for this table: two seats, a memo of at most
+    :data:`EXACT_MAX_MEMORY` bytes.
+
+    >>> exact_cheap(Rules(low_card=3, high_card=10, n_removed=2, chips=((2, 3),)), 2)
+    True
+    >>> exact_cheap(Rules(), 3)
+    False
+    """
+    from ..exact import estimate_memory
+
+    if n_players != 2 or 2 not in rules.player_counts:
+        return False
+    return estimate_memory(rules, 2) <= EXACT_MAX_MEMORY
+
+
+def exact_evaluation(view: PlayerView) -> PositionEvaluation | None:
+    """Take versus No Thanks! by perfect play, when the exact solution is cheap; else None.
+
+    For a two-seat table whose rules `exact_cheap` accepts, each move is valued exactly (no
+    sampling) under perfect play by both seats from there on: ``score`` is the seat's expected
+    final score minus its rival's under play that maximises that margin, ``win`` the chance of
+    winning under play that maximises it (ties count 1/2); both intervals have zero width.
+
+    >>> from nothanks_lab import Game, Rules
+    >>> g = Game(2, rules=Rules(low_card=3, high_card=10, n_removed=2, chips=((2, 3),)), seed=1)
+    >>> ev = exact_evaluation(g.view(0))
+    >>> ev.exact, ev.n, ev.take.score.low == ev.take.score.high
+    (True, 0, True)
+    """
+    if not isinstance(view, PlayerView):
+        raise ValueError(f"view must be a PlayerView; got {type(view).__name__}")
+    if view.is_over or not view.is_my_turn:
+        raise ValueError("view: the round is over or another seat is to act; nothing to value")
+    if not exact_cheap(view.rules, view.n_players):
+        return None
+    start = time.perf_counter()
+    margin = _solved(view.rules, "margin").action_values(view)
+    win = _solved(view.rules, "win").action_values(view)
+
+    def point(x: float) -> Estimate:
+        return Estimate(x, x, x, 0)
+
+    values = {a: MoveValue(a, point(-margin[a]), point(win[a])) for a in margin}
+    diff = wdiff = None
+    if Action.PASS in values:
+        diff = point(margin[Action.PASS] - margin[Action.TAKE])
+        wdiff = point(win[Action.TAKE] - win[Action.PASS])
+    return PositionEvaluation(
+        seat=view.seat,
+        card=int(view.active_card),  # type: ignore[arg-type]
+        pot=view.pot,
+        take=values[Action.TAKE],
+        no_thanks=values.get(Action.PASS),
+        score_diff=diff,
+        win_diff=wdiff,
+        n=0,
+        policy=_("perfect play (exact)"),
+        elapsed_s=time.perf_counter() - start,
+        exact=True,
+    )
+
+
 #: Rollouts per move a hint may use at most (it stops earlier once the decision is clear).
 HINT_ROLLOUTS = 8000
 #: Expected points by which a difference's 95% interval must clear 0 to stop a hint early.
@@ -334,8 +426,14 @@ def hint_evaluation(
     quantity is the expected final score. Rollouts stop once the difference's 95% interval
     excludes 0 by :data:`CLEAR_MARGIN` points, or at `n` per move (or after `budget_s` seconds,
     if given: then the count depends on the machine). Deterministic for a given `seed`
-    without a `budget_s`.
+    without a `budget_s`. On a small deck (`exact_cheap`) the values are exact instead
+    (`exact_evaluation`: perfect play by both seats from here on, whoever sits there).
     """
+    check_int(n, "n", low=2)
+    if isinstance(view, PlayerView) and not view.is_over and view.is_my_turn:
+        ev = exact_evaluation(view)
+        if ev is not None:
+            return ev
     me = advice_policy()
     return evaluate_position(
         view,

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import core
 from ..engine import Game, SeedLike
+from ..i18n import _
 from ..play import ask, check_policies
 from ..probability import Estimate
 from ..rules import Rules
@@ -160,6 +161,20 @@ def rollout_field_of_specs(specs: Sequence[str | None]) -> list[object]:
                 bot = None
         policies.append(bot)
     return rollout_field(policies)
+
+
+def _policies_name(policy: object, field: object) -> str:
+    """Who plays the rollouts, in words."""
+    from ..bots.specs import short_name as _short_name
+
+    me = _short_name(policy)
+    if isinstance(field, Sequence) and not isinstance(field, str):
+        others = " / ".join(dict.fromkeys(_short_name(f) for f in field))
+    else:
+        others = _short_name(field)
+    if others == me:
+        return _("{me} in every seat").format(me=me)
+    return _("{me} for the seat, {others} for the rest").format(me=me, others=others)
 
 
 def _table(

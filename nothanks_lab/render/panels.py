@@ -213,6 +213,29 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
         "your round uses the same method with more play-outs and guesses of its own, so on a "
         "close call the two can differ."
     ).format(n=fmt_int(ev.n), who=who)
+    if getattr(ev, "exact", False):  # a small deck: exact values, no play-outs (issue 30)
+        intro = _(
+            "What each move gives you under perfect play by both seats from here on (your "
+            "expected score minus your rival's; lower is better):"
+        )
+        how = _(
+            "This deck is small enough to solve exactly: each value is the exact result of "
+            "the move when both seats play perfectly from here on (no play-outs, no guesses), "
+            "the values the review of your round uses too."
+        )
+        details = ""
+        lines = [
+            "<li>"
+            + _(
+                "{move}: <b>{score}</b> points against your rival; you win {win} of the time"
+            ).format(
+                move=_move_words(m.action),
+                score=fmt_decimal(m.score.value, 1, sign=True),
+                win=fmt_percent(m.win.value),
+            )
+            + "</li>"
+            for m in ev.moves().values()
+        ]
     return (
         f"<div class='nothanks-evaluation'><p style='margin:.4em 0 .1em'>{intro}</p>"
         f"<ul style='margin:.1em 0'>{''.join(lines)}</ul>"
