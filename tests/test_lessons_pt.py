@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_runs import LessonRuns, own_seed
 
 from nothanks_lab.kit.notebooks import exercise_cells, is_lesson
 
@@ -44,6 +45,9 @@ ENGLISH = re.compile(
     re.IGNORECASE,
 )
 
+# Python's own number formats in an f-string field (`{p:.4f}`, `{n:,}`, `{x:+.2f}`, `{s:.1%}`),
+# which print the English way (0.1791, 28,048,800) whatever the language in use.
+PYTHON_NUMBER_FORMAT = re.compile(r":[<>^]?\d*\+?(?:\.\d+[f%]|,)\}")
 # A decimal written with a point (0.73, 38.6); not 20.000, which is twenty thousand in Portuguese.
 DECIMAL_POINT = re.compile(r"(?<![\w.])(0\.\d+|\d+\.(\d{1,2}|\d{4,}))(?![\w.])")
 
@@ -148,3 +152,40 @@ def test_the_prose_is_translated(stem: str) -> None:
         assert not words, f"{stem}: markdown cell {a.id} uses English words {words}"
         # Decimal numbers in the prose use a comma (0,73); `0.42` in code stays Python.
         assert not DECIMAL_POINT.search(prose(b.source)), (stem, a.id)
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_printed_numbers_go_through_the_formatters(stem: str) -> None:
+    """A lesson prints numbers and yes/no with fmt_int/fmt_decimal/fmt_percent/fmt_bool."""
+    for cell in _read(PT / f"{stem}.ipynb").cells:
+        if cell.cell_type != "code":
+            continue
+        fields = [t for k, t in code_tokens(cell.source) if k == tokenize.STRING]
+        python_formats = [f for f in fields if PYTHON_NUMBER_FORMAT.search("{" + f + "}")]
+        assert not python_formats, f"{stem}: cell {cell.id} formats {python_formats}"
+        printed_round = re.search(r"print\(.*\bround\(", cell.source)
+        assert not printed_round, f"{stem}: cell {cell.id} prints round()"
+
+
+def _printed(nb: nbformat.NotebookNode) -> str:
+    out = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "stream":
+                out.append(o.get("text", ""))
+            elif "text/plain" in o.get("data", {}):
+                out.append(o["data"]["text/plain"])
+    return "\n".join(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", ["01_play", "02_chances_under_removed_cards", "04_chip_value"])
+def test_what_a_lesson_prints_reads_as_portuguese(stem: str, lesson_runs: LessonRuns) -> None:
+    """Run with its own seed, a lesson prints 28.048.800 and 0,1791, never 0.1791 or True."""
+    path = PT / f"{stem}.ipynb"
+    text = _printed(lesson_runs.get(path, own_seed(path), variants=False))
+    assert text.strip(), stem
+    assert not DECIMAL_POINT.findall(text), (stem, DECIMAL_POINT.findall(text)[:5])
+    assert not re.findall(r"\b(True|False)\b|\d,\d{3}\b", text), stem
+    if stem.startswith("02"):
+        assert "28.048.800" in text and re.search(r"\b0,\d{4}\b", text), text[:2000]
