@@ -189,3 +189,39 @@ def test_what_a_lesson_prints_reads_as_portuguese(stem: str, lesson_runs: Lesson
     assert not re.findall(r"\b(True|False)\b|\d,\d{3}\b", text), stem
     if stem.startswith("02"):
         assert "28.048.800" in text and re.search(r"\b0,\d{4}\b", text), text[:2000]
+
+
+# The game's proper name is "No Thanks!" (as Brazilian editions print it); «Não, obrigado!» is
+# only the move. A heading, a title or "jogue/aulas de/o jogo" before it would name the game.
+GAME_NAMED_AS_THE_MOVE = re.compile(
+    r"(^#+ |Jogue |Aulas de |jogo |^)\**«?Não, obrigado!»?\** (—|-|:)", re.M
+)
+
+
+def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
+    from nothanks_lab import render
+    from nothanks_lab.i18n import language
+    from nothanks_lab.kit.build import _README
+    from nothanks_lab.kit.notes_pt import LESSON_NOTES_PT
+    from nothanks_lab.kit.rules_sheet import rules_sheet_markdown
+
+    texts = {"kit README": _README["pt_BR"]}
+    with language("pt_BR"):
+        texts["table title"] = render.title_html(1, 1, 5, "easy")
+        texts["rules sheet"] = rules_sheet_markdown()
+        from nothanks_lab.i18n import _
+
+        texts["kit title"] = _("No Thanks! lessons: teacher's kit")
+    texts |= {f"notes {k}": v.title for k, v in LESSON_NOTES_PT.items()}
+    for p in sorted(PT.glob("*.ipynb")):
+        for cell in _read(p).cells:
+            if cell.cell_type == "markdown":
+                texts[f"{p.stem} {cell.id}"] = prose(cell.source)
+    named = {k: t for k, t in texts.items() if GAME_NAMED_AS_THE_MOVE.search(t)}
+    assert named == {}, named
+    assert "No Thanks!</h2>" in texts["table title"]
+    assert texts["rules sheet"].startswith("# No Thanks! — as regras")
+    assert texts["kit title"].startswith("Aulas de No Thanks!")
+    assert (
+        "No Thanks!" in texts["notes 01_play"] and "No Thanks!" in texts["play_table_app a3c1f0d2"]
+    )

@@ -62,7 +62,7 @@ def title_html(round_number: int, rounds: int, seed: int, difficulty: str | None
     match = _(" — round {i} of {n}").format(i=round_number, n=rounds) if rounds > 1 else ""
     level = _("; opponents: {level}").format(level=escape(_(difficulty))) if difficulty else ""
     small = _("seed {seed}{level}; lowest score wins").format(seed=seed, level=level)
-    game = _("No Thanks!")
+    game = "No Thanks!"  # the game's proper name, kept in every language (not the move)
     return f"<h2 style='margin:.2em 0'>{game}{match}</h2><small>{small}</small>"
 
 

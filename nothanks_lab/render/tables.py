@@ -136,21 +136,17 @@ def csv_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def fmt_interval(low: float, high: float, digits: int, *, signed: bool = False) -> str:
     """An interval as ``[low, high]`` with `digits` decimals; "n/a" when it is undefined (NaN).
 
-    `signed` writes a sign on both ends (for differences and ratings). In the language in use:
-    ``[0,25; 0,50]`` in Portuguese (`stats.fmt_ends`, the one form of an interval's ends).
+    `signed` writes a sign on both ends (for differences and ratings).
 
     >>> fmt_interval(0.25, 0.5, 2), fmt_interval(float("nan"), float("nan"), 2)
     ('[0.25, 0.50]', 'n/a')
     >>> fmt_interval(-12.4, 30.6, 0, signed=True)
     '[-12, +31]'
     """
-    from ..i18n import _
-    from ..stats import fmt_ends  # stats sits in this layer; imported late, no cycle
-
     if math.isnan(low) or math.isnan(high):
-        return _("n/a")
+        return "n/a"
     sign = "+" if signed else ""
-    return fmt_ends(low, high, f"{sign}.{digits}f")
+    return f"[{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
 
 
 def fmt_share(value: float, low: float, high: float, digits: int = 0) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from ..i18n import _
-from ..render.tables import fmt_interval, text_table
-from ..stats import fmt_number, share_interval
+from ..render.tables import text_table
+from ..stats import fmt_ends, fmt_number, share_interval
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,10 +70,21 @@ class Ratings:
         pct = fmt_number(self.confidence * 100, "g") + "%"
         head = [_("bot"), _("rating"), _("{pct} CI").format(pct=pct)]
         rows = [
-            [r["bot"], f"{r['rating']:+.0f}", fmt_interval(r["low"], r["high"], 0, signed=True)]
+            [r["bot"], f"{r['rating']:+.0f}", fmt_ci(r["low"], r["high"], 0, signed=True)]
             for r in self.to_records()
         ]
         return _("Bradley–Terry ratings (Elo scale)") + "\n" + text_table(head, rows, {1, 2})
+
+
+def fmt_ci(low: float, high: float, digits: int, *, signed: bool = False) -> str:
+    """`render.tables.fmt_interval` in the language in use: ``[0,25; 0,50]`` in Portuguese.
+
+    render.tables imports nothing from the package, so the tables of results localize here
+    (through `stats.fmt_ends`, the one form of an interval's ends); English is unchanged.
+    """
+    if math.isnan(low) or math.isnan(high):
+        return _("n/a")
+    return fmt_ends(low, high, f"{'+' if signed else ''}.{digits}f")
 
 
 _ELO = 400 / math.log(10)

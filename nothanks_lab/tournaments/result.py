@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 
 from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
-from ..render.tables import fmt_interval, html_table, text_table
+from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import Interval, fmt_number, mean_interval, share_difference_interval, share_interval
 from ..validate import check_int, is_int, write_atomic
 from .frames import _frame, _tuples
-from .ratings import Pairwise, Ratings, fit_ratings, pairwise_record
+from .ratings import Pairwise, Ratings, fit_ratings, fmt_ci, pairwise_record
 from .run import (
     _SUM_FIELDS,
     WIN_UNIT,
@@ -94,7 +94,7 @@ class Comparison(Interval):
         return self.value
 
     def __str__(self) -> str:
-        ci = fmt_interval(self.low, self.high, 4, signed=True)
+        ci = fmt_ci(self.low, self.high, 4, signed=True)
         return f"{self.a} - {self.b} {self.metric}: {fmt_decimal(self.diff, 4, sign=True)} {ci}"
 
 
@@ -571,9 +571,9 @@ class TournamentResult:
                 r["bot"],
                 fmt_int(r["games"]),
                 fmt_decimal(r["win_share"], 4),
-                fmt_interval(r["win_share_low"], r["win_share_high"], 4),
+                fmt_ci(r["win_share_low"], r["win_share_high"], 4),
                 fmt_decimal(r["mean_score"], 2),
-                fmt_interval(r["score_low"], r["score_high"], 2),
+                fmt_ci(r["score_low"], r["score_high"], 2),
             ]
             for r in self.to_records()
         ]

@@ -11,10 +11,11 @@ import numpy as np
 
 from ..bots.specs import make_policy
 from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
-from ..render.tables import fmt_interval, html_table, text_table
+from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import fmt_number
 from .frames import _frame
+from .ratings import fmt_ci
 from .result import TournamentResult
 from .run import _check_setting, _Execution, _Plan
 from .tournament import _opponent_field, _play_plans
@@ -111,9 +112,9 @@ class SweepResult:
             [
                 *(fmt_number(p[n], "g") if isinstance(p[n], float) else str(p[n]) for n in names),
                 fmt_decimal(r["win_share"], 4),
-                fmt_interval(r["win_share_low"], r["win_share_high"], 4),
+                fmt_ci(r["win_share_low"], r["win_share_high"], 4),
                 fmt_decimal(r["mean_score"], 2),
-                fmt_interval(r["score_low"], r["score_high"], 2),
+                fmt_ci(r["score_low"], r["score_high"], 2),
             ]
             for p, r in zip(self.points, self.to_records(), strict=True)
         ]
