@@ -49,6 +49,7 @@ __all__ = [
     "gettext",
     "language",
     "ngettext",
+    "pgettext",
     "resolve_language",
     "set_language",
     "speaks",
@@ -192,6 +193,15 @@ def gettext(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """`singular` or `plural` (English) for the count `n`, in the language in use."""
     return translations(get_language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` (English) in the language in use, as meant in `context` (``msgctxt``).
+
+    For one English text in two roles: ``No Thanks!`` is the move (``Não, obrigado!``) and,
+    as the table's title, the game's name.
+    """
+    return translations(get_language()).pgettext(context, message)
 
 
 _ = gettext

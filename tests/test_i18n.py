@@ -749,3 +749,34 @@ def test_portuguese_zero_is_plural_on_the_table() -> None:
         "2 cartas viradas para baixo",
     ]
     assert reviews == ["0 erros", "1 erro", "2 erros"]
+
+
+def test_errors_a_student_meets_speak_portuguese() -> None:
+    """A lesson's or the table's refusals in pt_BR: no English sentence (analysts' may stay)."""
+    from nothanks_lab import lessons
+    from nothanks_lab.table import MAX_TABLE_SEED, TableSession, check_difficulty
+
+    english = re.compile(r"\b(must|unknown|exercises|got|whole number|write|number|one of)\b")
+    seen = {}
+    with language("pt_BR"):
+        for key, call in {
+            "exercise": lambda: lessons.exercise("nope"),
+            "difficulty": lambda: check_difficulty("facil"),
+            "table seed": lambda: TableSession([None, "random", "random"], seed=MAX_TABLE_SEED + 1),
+        }.items():
+            with pytest.raises(ValueError) as err:
+                call()
+            seen[key] = str(err.value)
+        seen |= {
+            f"answer {a!r}": lessons.check_answer("p28_start", a).message
+            for a in ("abc", True, [1], "x" * 500)
+        }
+    for key, text in seen.items():
+        assert english.findall(text) == [], (key, text)
+    assert seen["exercise"].startswith("não há exercício 'nope'; os exercícios são: ")
+    assert seen["difficulty"] == (
+        "difficulty precisa ser um destes: 'easy', 'medium', 'hard'; veio 'facil'"
+    )
+    assert f"de 0 a {MAX_TABLE_SEED}; veio {MAX_TABLE_SEED + 1}" in seen["table seed"]
+    with pytest.raises(ValueError, match=r"^unknown exercise 'nope'; exercises: "):
+        lessons.exercise("nope")  # English as before

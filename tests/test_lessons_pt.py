@@ -193,6 +193,8 @@ def test_what_a_lesson_prints_reads_as_portuguese(stem: str, lesson_runs: Lesson
 
 # The game's proper name is "No Thanks!" (as Brazilian editions print it); «Não, obrigado!» is
 # only the move. A heading, a title or "jogue/aulas de/o jogo" before it would name the game.
+# Pages the check reads for English words (the play table, the app page, the kit's
+# rules sheet and README) name no game at all: "No Thanks!" there is the English move button.
 GAME_NAMED_AS_THE_MOVE = re.compile(
     r"(^#+ |Jogue |Aulas de |jogo |^)\**«?Não, obrigado!»?\** (—|-|:)", re.M
 )
@@ -200,7 +202,7 @@ GAME_NAMED_AS_THE_MOVE = re.compile(
 
 def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
     from nothanks_lab import render
-    from nothanks_lab.i18n import language
+    from nothanks_lab.i18n import _, language
     from nothanks_lab.kit.build import _README
     from nothanks_lab.kit.notes_pt import LESSON_NOTES_PT
     from nothanks_lab.kit.rules_sheet import rules_sheet_markdown
@@ -209,9 +211,8 @@ def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
     with language("pt_BR"):
         texts["table title"] = render.title_html(1, 1, 5, "easy")
         texts["rules sheet"] = rules_sheet_markdown()
-        from nothanks_lab.i18n import _
-
         texts["kit title"] = _("No Thanks! lessons: teacher's kit")
+        texts["rules title"] = _("No Thanks! — the rules")
     texts |= {f"notes {k}": v.title for k, v in LESSON_NOTES_PT.items()}
     for p in sorted(PT.glob("*.ipynb")):
         for cell in _read(p).cells:
@@ -219,9 +220,11 @@ def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
                 texts[f"{p.stem} {cell.id}"] = prose(cell.source)
     named = {k: t for k, t in texts.items() if GAME_NAMED_AS_THE_MOVE.search(t)}
     assert named == {}, named
-    assert "No Thanks!</h2>" in texts["table title"]
-    assert texts["rules sheet"].startswith("# No Thanks! — as regras")
-    assert texts["kit title"].startswith("Aulas de No Thanks!")
-    assert (
-        "No Thanks!" in texts["notes 01_play"] and "No Thanks!" in texts["play_table_app a3c1f0d2"]
-    )
+    unnamed = ["table title", "rules sheet", "kit title", "rules title", "play_table_app a3c1f0d2"]
+    for k in unnamed:
+        assert "Não, obrigado!" not in texts[k].split("\n")[0] and "No Thanks!" not in texts[k], k
+    assert "<h2 style='margin:.2em 0'>Mesa de jogo</h2>" in texts["table title"]
+    assert "Não, obrigado!" in texts["rules sheet"]  # the move, explained
+    assert "No Thanks!" in texts["01_play 0"] and "No Thanks!" in texts["04_chip_value 0"]
+    with language("en"):
+        assert "<h2 style='margin:.2em 0'>No Thanks!</h2>" in render.title_html(1, 1, 5, "easy")

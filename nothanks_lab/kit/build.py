@@ -224,7 +224,7 @@ Written by `nothanks-lab lessons export`. Lessons:
   `release/`; collect submissions into `submitted/STUDENT/LESSON/` and run
   `/path/to/.venv/bin/nbgrader autograde LESSON`.
 """,
-    "pt_BR": """# Aulas de No Thanks!: kit do professor
+    "pt_BR": """# As aulas do jogo: kit do professor
 
 Gerado por `nothanks-lab lessons export`. Lições:
 
