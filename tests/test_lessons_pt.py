@@ -187,6 +187,8 @@ def test_what_a_lesson_prints_reads_as_portuguese(stem: str, lesson_runs: Lesson
     assert text.strip(), stem
     assert not DECIMAL_POINT.findall(text), (stem, DECIMAL_POINT.findall(text)[:5])
     assert not re.findall(r"\b(True|False)\b|\d,\d{3}\b", text), stem
+    # An interval's ends with decimal commas are split by "; " ([0,25; 0,50], not [0,25, 0,50]).
+    assert not re.findall(r"\[[-+]?\d+,\d+, [-+]?\d", text), stem
     if stem.startswith("02"):
         assert "28.048.800" in text and re.search(r"\b0,\d{4}\b", text), text[:2000]
 
