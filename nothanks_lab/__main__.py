@@ -19,14 +19,14 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from .i18n import _
+from .i18n import N_, _, language
 
 __all__ = ["main"]
 
 #: Seconds to wait for a Dask scheduler given with --scheduler before giving up.
 SCHEDULER_TIMEOUT_S = 5
 
-_EPILOG = """examples:
+_EPILOG = N_("""examples:
   python -m nothanks_lab tournament --players 5 --games 20000 --seed 1 --workers 2 \\
       --bots marginal:threshold=10 marginal:threshold=0 heuristic linear random
   python -m nothanks_lab tournament --players 3 --games 2000 --seed 1 \\
@@ -43,7 +43,7 @@ Each deal is played in a balanced block of seatings (every order of the seats fo
 players; for more, a block in which every bot holds every seat and sits directly after every
 other bot equally often, drawn at random per deal), so a run plays games x seatings rounds.
 Results depend only on the seed, never on --workers.
-"""
+""")
 
 
 class _Once(argparse.Action):
@@ -67,9 +67,11 @@ class _Once(argparse.Action):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m nothanks_lab",
-        description="No Thanks! bot tournaments, sweeps and tuning with 95% confidence "
-        "intervals, on paired deals with balanced seating.",
-        epilog=_EPILOG,
+        description=_(
+            "No Thanks! bot tournaments, sweeps and tuning with 95% confidence "
+            "intervals, on paired deals with balanced seating."
+        ),
+        epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -80,40 +82,44 @@ def _parser() -> argparse.ArgumentParser:
             "-p",
             type=int,
             required=players_required,
-            help="seats at the table (3-7 in the standard game)",
+            help=_("seats at the table (3-7 in the standard game)"),
         )
         p.add_argument(
             "--games",
             "-n",
             type=int,
             default=10_000,
-            help="deals (each played in every seating; default 10000)",
+            help=_("deals (each played in every seating; default 10000)"),
         )
-        p.add_argument("--seed", type=int, default=None, help="seed of the deals (default: fresh)")
         p.add_argument(
-            "--workers", "-w", type=int, default=None, help="local worker processes (default 1)"
+            "--seed", type=int, default=None, help=_("seed of the deals (default: fresh)")
+        )
+        p.add_argument(
+            "--workers", "-w", type=int, default=None, help=_("local worker processes (default 1)")
         )
         p.add_argument(
             "--scheduler",
             default=None,
             metavar="ADDRESS",
-            help="run on a Dask cluster at this scheduler address (needs nothanks_lab[dask])",
+            help=_("run on a Dask cluster at this scheduler address (needs nothanks_lab[dask])"),
         )
-        p.add_argument("--chunk-size", type=int, default=None, help="deals per unit of work")
-        p.add_argument("--first-player", type=int, default=0, help="seat that acts first")
+        p.add_argument("--chunk-size", type=int, default=None, help=_("deals per unit of work"))
+        p.add_argument("--first-player", type=int, default=0, help=_("seat that acts first"))
         p.add_argument(
             "--format",
             choices=("text", "markdown", "csv", "json"),
             default="text",
-            help="output format (default text)",
+            help=_("output format (default text)"),
         )
-        p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+        p.add_argument("--no-progress", action="store_true", help=_("hide the progress bar"))
 
     t = sub.add_parser(
         "tournament",
-        help="a field of bots on paired deals with balanced seating",
-        description="Play a field of bots against each other; print the rating table. With "
-        "more bots than seats, every combination of --players bots sits down.",
+        help=_("a field of bots on paired deals with balanced seating"),
+        description=_(
+            "Play a field of bots against each other; print the rating table. With "
+            "more bots than seats, every combination of --players bots sits down."
+        ),
     )
     t.add_argument(
         "--bots",
@@ -122,21 +128,25 @@ def _parser() -> argparse.ArgumentParser:
         action=_Once,
         required=True,
         metavar="BOT",
-        help="bots as name or name:key=value,key=value (see the 'bots' command)",
+        help=_("bots as name or name:key=value,key=value (see the 'bots' command)"),
     )
     t.add_argument(
         "--isolate",
         action="store_true",
-        help="play each file.py:Class bot from a process of its own, with time and memory "
-        "limits (for files you do not trust; one worker)",
+        help=_(
+            "play each file.py:Class bot from a process of its own, with time and memory "
+            "limits (for files you do not trust; one worker)"
+        ),
     )
     common(t, players_required=False)
 
     h = sub.add_parser(
         "head-to-head",
-        help="one candidate against copies of an opponent",
-        description="The candidate against P-1 copies of one opponent (or P-1 opponents), "
-        "the candidate sitting in every seat equally often.",
+        help=_("one candidate against copies of an opponent"),
+        description=_(
+            "The candidate against P-1 copies of one opponent (or P-1 opponents), "
+            "the candidate sitting in every seat equally often."
+        ),
     )
     h.add_argument("--candidate", "-c", required=True, metavar="BOT")
     h.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
@@ -144,81 +154,87 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "sweep",
-        help="a candidate's win share over a parameter grid",
-        description="Evaluate a candidate at every grid point against the opponents, on the "
-        "same deals at every point.",
+        help=_("a candidate's win share over a parameter grid"),
+        description=_(
+            "Evaluate a candidate at every grid point against the opponents, on the "
+            "same deals at every point."
+        ),
     )
-    s.add_argument("--candidate", "-c", required=True, metavar="NAME", help="registered bot")
+    s.add_argument("--candidate", "-c", required=True, metavar="NAME", help=_("registered bot"))
     s.add_argument(
         "--grid",
         "-g",
         action="append",
         required=True,
         metavar="PARAM=V1,V2,...",
-        help="values of one parameter (repeat for more parameters)",
+        help=_("values of one parameter (repeat for more parameters)"),
     )
     s.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
     common(s)
 
     u = sub.add_parser(
         "tune",
-        help="tune a candidate's parameters with scipy.optimize",
-        description="Search parameter ranges for the best win share against the opponents "
-        "(common random numbers), then check the best on fresh deals.",
+        help=_("tune a candidate's parameters with scipy.optimize"),
+        description=_(
+            "Search parameter ranges for the best win share against the opponents "
+            "(common random numbers), then check the best on fresh deals."
+        ),
     )
-    u.add_argument("--candidate", "-c", required=True, metavar="NAME", help="registered bot")
+    u.add_argument("--candidate", "-c", required=True, metavar="NAME", help=_("registered bot"))
     u.add_argument(
         "--bounds",
         action="append",
         required=True,
         metavar="PARAM=LOW:HIGH",
-        help="search range of one parameter (repeat for more parameters)",
+        help=_("search range of one parameter (repeat for more parameters)"),
     )
     u.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
-    u.add_argument("--max-evals", type=int, default=30, help="evaluation budget (default 30)")
+    u.add_argument("--max-evals", type=int, default=30, help=_("evaluation budget (default 30)"))
     u.add_argument(
         "--method",
         choices=("grid-bounded", "bounded", "differential-evolution", "nelder-mead"),
         default=None,
     )
     u.add_argument(
-        "--metric", choices=("win_share", "mean_score"), default="win_share", help="objective"
+        "--metric", choices=("win_share", "mean_score"), default="win_share", help=_("objective")
     )
     common(u)
 
-    sub.add_parser("bots", help="list the registered bots and their parameters")
-    c = sub.add_parser("serve-class", help="serve the play table to a class with Voila")
-    c.add_argument("--port", type=int, default=8866, help="port (default 8866)")
-    c.add_argument("--ip", default="127.0.0.1", help="address to bind; 0.0.0.0 for a network")
-    c.add_argument("--students", type=int, default=30, help="kernels to preheat (default 30)")
-    c.add_argument("--notebook", default=None, help="app page (notebooks/play_table_app.ipynb)")
-    c.add_argument("--cull-idle-timeout", type=int, default=600, help="seconds (default 600)")
+    sub.add_parser("bots", help=_("list the registered bots and their parameters"))
+    c = sub.add_parser("serve-class", help=_("serve the play table to a class with Voila"))
+    c.add_argument("--port", type=int, default=8866, help=_("port (default 8866)"))
+    c.add_argument("--ip", default="127.0.0.1", help=_("address to bind; 0.0.0.0 for a network"))
+    c.add_argument("--students", type=int, default=30, help=_("kernels to preheat (default 30)"))
+    c.add_argument("--notebook", default=None, help=_("app page (notebooks/play_table_app.ipynb)"))
+    c.add_argument("--cull-idle-timeout", type=int, default=600, help=_("seconds (default 600)"))
 
     r = sub.add_parser(
         "review",
-        help="review one seat's decisions in a saved round",
-        description="Value every decision of one seat in a round saved as JSON (Game.to_json) "
-        "by rollouts, and label each good, inaccuracy, mistake or blunder.",
+        help=_("review one seat's decisions in a saved round"),
+        description=_(
+            "Value every decision of one seat in a round saved as JSON (Game.to_json) "
+            "by rollouts, and label each good, inaccuracy, mistake or blunder."
+        ),
     )
-    r.add_argument("file", metavar="ROUND.json", help="a round document (see README)")
+    r.add_argument("file", metavar="ROUND.json", help=_("a round document (see README)"))
     r.add_argument(
         "--seat",
         "-s",
         type=int,
         default=None,
-        help="seat to review (default: the first seat without a bot, else seat 0)",
+        help=_("seat to review (default: the first seat without a bot, else seat 0)"),
     )
     r.add_argument(
-        "--seed", type=int, default=None, help="seed of the rollouts (default: from the round)"
+        "--seed", type=int, default=None, help=_("seed of the rollouts (default: from the round)")
     )
     r.add_argument(
-        "--rollouts", "-n", type=int, default=8000, help="rollouts per move (default 8000)"
+        "--rollouts", "-n", type=int, default=8000, help=_("rollouts per move (default 8000)")
     )
     r.add_argument(
         "--format",
         choices=("text", "markdown", "json"),
         default="text",
-        help="output format (default text)",
+        help=_("output format (default text)"),
     )
     _lessons_parser(sub)
     return parser
@@ -226,55 +242,59 @@ def _parser() -> argparse.ArgumentParser:
 
 def _lessons_parser(sub: Any) -> None:
     """The ``lessons`` command: ``lessons export DIR`` writes the teacher's kit."""
-    lessons = sub.add_parser("lessons", help="the lesson notebooks: export a teacher's kit")
+    lessons = sub.add_parser("lessons", help=_("the lesson notebooks: export a teacher's kit"))
     lsub = lessons.add_subparsers(dest="lessons_command", metavar="ACTION", required=True)
     e = lsub.add_parser(
         "export",
-        help="write student notebooks, teacher's guides, HTML handouts and an nbgrader course",
-        description="Write DIR/student/ (the lessons, every exercise unanswered, no solution "
-        "reachable), DIR/teacher/ (a guide per lesson, Markdown and HTML, with the answers), "
-        "DIR/handouts/ (each lesson executed, one offline HTML page) and DIR/nbgrader/ (an "
-        "nbgrader course's source/ folder). Executing every lesson takes a minute or two.",
+        help=_("write student notebooks, teacher's guides, HTML handouts and an nbgrader course"),
+        description=_(
+            "Write DIR/student/ (the lessons, every exercise unanswered, no solution "
+            "reachable), DIR/teacher/ (a guide per lesson, Markdown and HTML, with the answers), "
+            "DIR/handouts/ (each lesson executed, one offline HTML page) and DIR/nbgrader/ (an "
+            "nbgrader course's source/ folder). Executing every lesson takes a minute or two."
+        ),
     )
-    e.add_argument("dir", metavar="DIR", help="folder to write the kit into")
+    e.add_argument("dir", metavar="DIR", help=_("folder to write the kit into"))
     e.add_argument(
         "--notebooks",
         metavar="DIR",
         default=None,
-        help="folder of the lesson notebooks (default: notebooks/ of the source checkout)",
+        help=_("folder of the lesson notebooks (default: notebooks/ of the source checkout)"),
     )
     e.add_argument(
         "--lesson",
         action="append",
         default=None,
         metavar="STEM",
-        help="export only this lesson, e.g. 04_chip_value (repeat for more; default all)",
+        help=_("export only this lesson, e.g. 04_chip_value (repeat for more; default all)"),
     )
     e.add_argument(
         "--handout",
         action="append",
         default=None,
         metavar="STEM",
-        help="make handouts only for this lesson (repeat for more; default every lesson)",
+        help=_("make handouts only for this lesson (repeat for more; default every lesson)"),
     )
-    e.add_argument("--skip-handouts", action="store_true", help="write no handouts (fast)")
+    e.add_argument("--skip-handouts", action="store_true", help=_("write no handouts (fast)"))
     e.add_argument(
         "--no-execute",
         action="store_true",
-        help="export the handouts without running the lessons (no outputs, no figures)",
+        help=_("export the handouts without running the lessons (no outputs, no figures)"),
     )
-    e.add_argument("--no-pdf", action="store_true", help="no PDF beside each HTML handout")
+    e.add_argument("--no-pdf", action="store_true", help=_("no PDF beside each HTML handout"))
     e.add_argument(
-        "--timeout", type=int, default=600, help="seconds a handout's cell may run (default 600)"
+        "--timeout", type=int, default=600, help=_("seconds a handout's cell may run (default 600)")
     )
     e.add_argument(
         "--language",
         choices=("en", "pt_BR"),
         default=None,
-        help="the kit's language; pt_BR takes the lessons from notebooks/pt_BR/ (default: "
-        "NOTHANKS_LAB_LANG, else the locale, else en)",
+        help=_(
+            "the kit's language; pt_BR takes the lessons from notebooks/pt_BR/ (default: "
+            "NOTHANKS_LAB_LANG, else the locale, else en)"
+        ),
     )
-    e.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    e.add_argument("--quiet", "-q", action="store_true", help=_("no progress on stderr"))
 
 
 def _lessons(args: argparse.Namespace) -> str:
@@ -304,7 +324,8 @@ def _lessons(args: argparse.Namespace) -> str:
             )
         except HandoutError as e:  # the kit so far stays on disk; say which lesson failed
             raise ValueError(str(e)) from None
-    return str(report)
+    with language(args.language):  # the summary in the kit's language
+        return str(report)
 
 
 def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
@@ -376,7 +397,7 @@ def _bots_listing() -> str:
         lines += [
             f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.doc}" for p in params.values()
         ]
-    lines.append("\ngive a bot as NAME or NAME:param=value,param=value")
+    lines.append("\n" + _("give a bot as NAME or NAME:param=value,param=value"))
     return "\n".join(lines)
 
 
@@ -514,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         out = run(argv)
     except (ValueError, TypeError) as e:  # bad input, wherever it was found: no traceback
-        print(f"error: {e}", file=sys.stderr)
+        print(_("error: {problem}").format(problem=e), file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: the run has stopped its workers; no traceback
         print(_("interrupted (Ctrl-C): stopped before the end, no result"), file=sys.stderr)
@@ -526,7 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "a worker process died before finishing (killed, or out of memory); no result. "
             "Rerun, with fewer --workers if memory is short"
         )
-        print(f"error: {died}", file=sys.stderr)
+        print(_("error: {problem}").format(problem=died), file=sys.stderr)
         return 2
     except OSError as e:  # a folder or file that cannot be written or read
         where = f"{e.filename}: " if e.filename else ""

@@ -11,7 +11,8 @@ The language in use is, first to last: an explicit ``language=`` argument (a wid
 holds it with `language` while it draws), `set_language`, the ``NOTHANKS_LAB_LANG``
 environment variable, the locale (``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` starting with
 ``pt``), else English. Numbers shown to a person go through `fmt_decimal`, `fmt_percent` and
-`fmt_int` (``0,73`` and ``73%`` in Portuguese; English keeps Python's own formatting).
+`fmt_int` (``0,73`` and ``73%`` in Portuguese; English keeps Python's own formatting), a
+yes/no through `fmt_bool` (``sim``/``não``).
 
 >>> with language("pt_BR"):
 ...     _("Take"), fmt_decimal(0.73, 2), fmt_percent(0.73)
@@ -40,6 +41,7 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "check_language",
+    "fmt_bool",
     "fmt_decimal",
     "fmt_int",
     "fmt_percent",
@@ -47,6 +49,7 @@ __all__ = [
     "gettext",
     "language",
     "ngettext",
+    "pgettext",
     "resolve_language",
     "set_language",
     "speaks",
@@ -192,6 +195,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(get_language()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """`message` (English) in the language in use, as meant in `context` (``msgctxt``).
+
+    For one English text in two roles: ``No Thanks!`` is the move (``Não, obrigado!``) and,
+    as the table's title, the game's name.
+    """
+    return translations(get_language()).pgettext(context, message)
+
+
 _ = gettext
 
 
@@ -235,6 +247,19 @@ def fmt_int(n: int) -> str:
     from babel.numbers import format_decimal
 
     return format_decimal(n, format="#,##0", locale=loc)
+
+
+def fmt_bool(value: object) -> str:
+    """A yes/no shown as a word: ``True``/``False`` in English (Python's own), ``sim``/``não``.
+
+    >>> with language("pt_BR"):
+    ...     fmt_bool(True), fmt_bool(False)
+    ('sim', 'não')
+    >>> fmt_bool(True)
+    'True'
+    """
+    # TRANSLATORS: a true/false value printed in a lesson (English keeps Python's True).
+    return _("True") if value else _("False")
 
 
 def N_(message: str) -> str:

@@ -99,7 +99,8 @@ def check_difficulty(difficulty: object, name: str = "difficulty") -> str:
     """
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         allowed = ", ".join(repr(k) for k in DIFFICULTIES)
-        raise ValueError(f"{name} must be one of {allowed}; got {difficulty!r}")
+        msg = _("{name} must be one of {allowed}; got {value}")  # a student may meet it
+        raise ValueError(msg.format(name=name, allowed=allowed, value=repr(difficulty)))
     return difficulty
 
 
@@ -217,7 +218,8 @@ class TableSession:
         self.rounds = check_int(rounds, "rounds", low=1, high=20)
         checked = check_seed(seed)
         if not isinstance(checked, int | np.integer) or not 0 <= checked <= MAX_TABLE_SEED:
-            raise ValueError(f"seed must be a whole number from 0 to {MAX_TABLE_SEED}; got {seed}")
+            msg = _("seed must be a whole number from 0 to {high}; got {seed}")
+            raise ValueError(msg.format(high=MAX_TABLE_SEED, seed=seed))
         self.seed = int(checked)
         self.specs = list(bots)
         bot_seeds = np.random.SeedSequence(self.seed).spawn(n + 1)[1:]

@@ -141,7 +141,9 @@ def test_compiled_catalog_loads_with_plain_gettext(tmp_path: Path) -> None:
     t = gettext.translation("nothanks_lab", localedir=tmp_path, languages=["pt_BR"])
     assert t.gettext("Take") == "Pegar" and t.gettext("No Thanks!") == "Não, obrigado!"
     assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 1).endswith("ficha")
-    assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 0).endswith("ficha")
+    assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 0).endswith(
+        "fichas"
+    )  # zero is plural
     assert t.ngettext("pot: <b>{n}</b> chip", "pot: <b>{n}</b> chips", 2).endswith("fichas")
 
 
@@ -616,7 +618,7 @@ def test_evaluation_interval_and_review_summary_in_portuguese() -> None:
     rev = nt.review(game, 0, seed=1, n=200)
     with language("pt_BR"):
         texts = [str(ev), rev.summary()]
-    assert "1.000 simulações por jogada" in texts[0] and "(fichas no pote: 0)" in texts[0]
+    assert "1.000 simulações por jogada" in texts[0] and "com 0 fichas no pote:" in texts[0]
     assert re.search(r"pontuação \d+,\d\d \[\d+,\d\d; \d+,\d\d\]", texts[0]), texts[0]
     assert "decisões em 1 carta" in texts[1] and "precisão" in texts[1], texts[1]
     for text in texts:
@@ -694,7 +696,7 @@ def test_every_plot_in_portuguese_holds_no_english_word() -> None:
 
 
 def test_no_portuguese_turn_line_reads_zero_ficha() -> None:
-    """Plural-Forms (n > 1) gives 0 the singular form, so that form must read well for 0."""
+    """Zero takes the plural in Portuguese (Plural-Forms n != 1): both forms must read well."""
     mine = (
         "<span style='font-size:1.3em'><b>Your turn</b></span>: take {card} with its {n} chip, "
         "or say No thanks! (costs 1 chip).",
@@ -706,7 +708,75 @@ def test_no_portuguese_turn_line_reads_zero_ficha() -> None:
         turns = [i18n.ngettext(*mine, n).format(card=6, n=n) for n in (0, 1, 5)]
         heads = [i18n.ngettext(*head, n).format(seat=0, card=6, pot=n) for n in (0, 1, 5)]
     for text in turns + heads:
-        assert not re.search(r"\b0 ficha\b|\ba 0 ficha", text), text
+        assert not re.search(r"\b0 ficha\b|\ba 0 ficha|\b[02-9] ficha\b|\b1 fichas", text), text
         assert "fichas" in text or "ficha" in text
     assert "pegue o 6 (fichas nele: 0)" in turns[0] and "«Não, obrigado!»" in turns[0]
-    assert "com as 5 fichas dele" in turns[2] and "com 5 fichas no pote" in heads[2]
+    assert "pegue o 6 com 1 ficha ou" in turns[1] and "pegue o 6 (fichas nele: 5)" in turns[2]
+    assert "com 0 fichas no pote" in heads[0] and "com 1 ficha no pote" in heads[1]
+    assert "com 5 fichas no pote" in heads[2]
+
+
+def test_portuguese_zero_is_plural_on_the_table() -> None:
+    """Pot 0, 1, 2, hands of 0, 1, 2 cards and moves with chips read "0 fichas", "1 ficha"."""
+    from nothanks_lab import render
+    from nothanks_lab.render.cards import _face_down
+    from nothanks_lab.review import _counted
+
+    catalog = read_catalog(PO, "pt_BR")
+    assert catalog.plural_expr == "(n != 1)"
+    game = nt.Game(3, deck=list(range(3, 27)))
+    texts = []
+    with language("pt_BR"):
+        for _step in range(3):  # pot 0, 1, 2 on card 3
+            texts.append(render.view_html(game.view(0)))
+            game.step(Action.PASS)
+        pots = [re.search(r"pote: <b>\d</b> fichas?", t) for t in texts]
+        assert [m.group(0) if m else t for m, t in zip(pots, texts, strict=True)] == [
+            "pote: <b>0</b> fichas",
+            "pote: <b>1</b> ficha",
+            "pote: <b>2</b> fichas",
+        ]
+        assert "nenhuma carta" in texts[0]  # no seat holds a card yet
+        game.step(Action.PASS)  # seat 0 again: pot 3, then seat 1 takes it below
+        game.step(Action.TAKE)
+        took = [render.move_words(e) for e in game.history[-1:]]
+        faces = [_face_down(n) for n in (0, 1, 2)]
+        reviews = [_counted("mistake", n) for n in (0, 1, 2)]
+    assert took == ["pegou o 3 (+4 fichas)"]
+    assert faces == [
+        "0 cartas viradas para baixo",
+        "1 carta virada para baixo",
+        "2 cartas viradas para baixo",
+    ]
+    assert reviews == ["0 erros", "1 erro", "2 erros"]
+
+
+def test_errors_a_student_meets_speak_portuguese() -> None:
+    """A lesson's or the table's refusals in pt_BR: no English sentence (analysts' may stay)."""
+    from nothanks_lab import lessons
+    from nothanks_lab.table import MAX_TABLE_SEED, TableSession, check_difficulty
+
+    english = re.compile(r"\b(must|unknown|exercises|got|whole number|write|number|one of)\b")
+    seen = {}
+    with language("pt_BR"):
+        for key, call in {
+            "exercise": lambda: lessons.exercise("nope"),
+            "difficulty": lambda: check_difficulty("facil"),
+            "table seed": lambda: TableSession([None, "random", "random"], seed=MAX_TABLE_SEED + 1),
+        }.items():
+            with pytest.raises(ValueError) as err:
+                call()
+            seen[key] = str(err.value)
+        seen |= {
+            f"answer {a!r}": lessons.check_answer("p28_start", a).message
+            for a in ("abc", True, [1], "x" * 500)
+        }
+    for key, text in seen.items():
+        assert english.findall(text) == [], (key, text)
+    assert seen["exercise"].startswith("não há exercício 'nope'; os exercícios são: ")
+    assert seen["difficulty"] == (
+        "difficulty precisa ser um destes: 'easy', 'medium', 'hard'; veio 'facil'"
+    )
+    assert f"de 0 a {MAX_TABLE_SEED}; veio {MAX_TABLE_SEED + 1}" in seen["table seed"]
+    with pytest.raises(ValueError, match=r"^unknown exercise 'nope'; exercises: "):
+        lessons.exercise("nope")  # English as before

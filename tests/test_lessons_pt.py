@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from notebook_runs import LessonRuns, own_seed
 
 from nothanks_lab.kit.notebooks import exercise_cells, is_lesson
 
@@ -44,6 +45,9 @@ ENGLISH = re.compile(
     re.IGNORECASE,
 )
 
+# Python's own number formats in an f-string field (`{p:.4f}`, `{n:,}`, `{x:+.2f}`, `{s:.1%}`),
+# which print the English way (0.1791, 28,048,800) whatever the language in use.
+PYTHON_NUMBER_FORMAT = re.compile(r":[<>^]?\d*\+?(?:\.\d+[f%]|,)\}")
 # A decimal written with a point (0.73, 38.6); not 20.000, which is twenty thousand in Portuguese.
 DECIMAL_POINT = re.compile(r"(?<![\w.])(0\.\d+|\d+\.(\d{1,2}|\d{4,}))(?![\w.])")
 
@@ -148,3 +152,81 @@ def test_the_prose_is_translated(stem: str) -> None:
         assert not words, f"{stem}: markdown cell {a.id} uses English words {words}"
         # Decimal numbers in the prose use a comma (0,73); `0.42` in code stays Python.
         assert not DECIMAL_POINT.search(prose(b.source)), (stem, a.id)
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_printed_numbers_go_through_the_formatters(stem: str) -> None:
+    """A lesson prints numbers and yes/no with fmt_int/fmt_decimal/fmt_percent/fmt_bool."""
+    for cell in _read(PT / f"{stem}.ipynb").cells:
+        if cell.cell_type != "code":
+            continue
+        fields = [t for k, t in code_tokens(cell.source) if k == tokenize.STRING]
+        python_formats = [f for f in fields if PYTHON_NUMBER_FORMAT.search("{" + f + "}")]
+        assert not python_formats, f"{stem}: cell {cell.id} formats {python_formats}"
+        printed_round = re.search(r"print\(.*\bround\(", cell.source)
+        assert not printed_round, f"{stem}: cell {cell.id} prints round()"
+
+
+def _printed(nb: nbformat.NotebookNode) -> str:
+    out = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "stream":
+                out.append(o.get("text", ""))
+            elif set(o.get("data", {})) == {"text/plain"}:  # a value shown as text, no widget
+                out.append(o["data"]["text/plain"])
+    return "\n".join(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", ["01_play", "02_chances_under_removed_cards", "04_chip_value"])
+def test_what_a_lesson_prints_reads_as_portuguese(stem: str, lesson_runs: LessonRuns) -> None:
+    """Run with its own seed, a lesson prints 28.048.800 and 0,1791, never 0.1791 or True."""
+    path = PT / f"{stem}.ipynb"
+    text = _printed(lesson_runs.get(path, own_seed(path), variants=False))
+    assert text.strip(), stem
+    assert not DECIMAL_POINT.findall(text), (stem, DECIMAL_POINT.findall(text)[:5])
+    assert not re.findall(r"\b(True|False)\b|\d,\d{3},\d{3}\b", text), stem  # 28,048,800
+    # An interval's ends with decimal commas are split by "; " ([0,25; 0,50], not [0,25, 0,50]).
+    assert not re.findall(r"\[[-+]?\d+,\d+, [-+]?\d", text), stem
+    if stem.startswith("02"):
+        assert "28.048.800" in text and re.search(r"\b0,\d{4}\b", text), text[:2000]
+
+
+# The game's proper name is "No Thanks!" (as Brazilian editions print it); «Não, obrigado!» is
+# only the move. A heading, a title or "jogue/aulas de/o jogo" before it would name the game.
+# Pages the issue's check reads for English words (the play table, the app page, the kit's
+# rules sheet and README) name no game at all: "No Thanks!" there is the English move button.
+GAME_NAMED_AS_THE_MOVE = re.compile(
+    r"(^#+ |Jogue |Aulas de |jogo |^)\**«?Não, obrigado!»?\** (—|-|:)", re.M
+)
+
+
+def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
+    from nothanks_lab import render
+    from nothanks_lab.i18n import _, language
+    from nothanks_lab.kit.build import _README
+    from nothanks_lab.kit.notes_pt import LESSON_NOTES_PT
+    from nothanks_lab.kit.rules_sheet import rules_sheet_markdown
+
+    texts = {"kit README": _README["pt_BR"]}
+    with language("pt_BR"):
+        texts["table title"] = render.title_html(1, 1, 5, "easy")
+        texts["rules sheet"] = rules_sheet_markdown()
+        texts["kit title"] = _("No Thanks! lessons: teacher's kit")
+        texts["rules title"] = _("No Thanks! — the rules")
+    texts |= {f"notes {k}": v.title for k, v in LESSON_NOTES_PT.items()}
+    for p in sorted(PT.glob("*.ipynb")):
+        for cell in _read(p).cells:
+            if cell.cell_type == "markdown":
+                texts[f"{p.stem} {cell.id}"] = prose(cell.source)
+    named = {k: t for k, t in texts.items() if GAME_NAMED_AS_THE_MOVE.search(t)}
+    assert named == {}, named
+    unnamed = ["table title", "rules sheet", "kit title", "rules title", "play_table_app a3c1f0d2"]
+    for k in unnamed:
+        assert "Não, obrigado!" not in texts[k].split("\n")[0] and "No Thanks!" not in texts[k], k
+    assert "<h2 style='margin:.2em 0'>Mesa de jogo</h2>" in texts["table title"]
+    assert "Não, obrigado!" in texts["rules sheet"]  # the move, explained
+    assert "No Thanks!" in texts["01_play 0"] and "No Thanks!" in texts["04_chip_value 0"]
+    with language("en"):
+        assert "<h2 style='margin:.2em 0'>No Thanks!</h2>" in render.title_html(1, 1, 5, "easy")

@@ -45,12 +45,12 @@ class KitReport:
     """Lessons without notes, exercises without a formula, handouts skipped."""
 
     def __str__(self) -> str:
-        lines = [f"wrote {len(self.files)} files to {self.root}:"]
+        lines = [_("wrote {n} files to {root}:").format(n=len(self.files), root=self.root)]
         for folder in ("student", "teacher", "handouts", "nbgrader"):
             mine = [p for p in self.files if p.relative_to(self.root).parts[0] == folder]
             if mine:
-                lines.append(f"  {folder}/: {len(mine)} files")
-        lines += [f"warning: {w}" for w in self.warnings]
+                lines.append("  " + _("{folder}/: {n} files").format(folder=folder, n=len(mine)))
+        lines += [_("warning: {problem}").format(problem=w) for w in self.warnings]
         return "\n".join(lines)
 
 
@@ -185,7 +185,7 @@ def _build(
     for path in paths:
         stem = path.stem
         nb = _read(path)
-        say(f"{stem}: student notebook, teacher's guide, nbgrader source")
+        say(_("{lesson}: student notebook, teacher's guide, nbgrader source").format(lesson=stem))
         student = student_notebook(nb)
         _write_nb(root / "student" / path.name, student, report)
         if stem not in LESSON_NOTES:
@@ -208,7 +208,8 @@ def _build(
                 shutil.rmtree(target.parent)
             _write_nb(target, nbgrader_notebook(nb), report)
         if stem in handout_stems:
-            say(f"{stem}: handout ({'executing' if execute else 'not executed'})")
+            doing = _("executing") if execute else _("not executed")
+            say(_("{lesson}: handout ({doing})").format(lesson=stem, doing=doing))
             # The lesson's kernel inherits the environment: it speaks the kit's language.
             before = os.environ.get("NOTHANKS_LAB_LANG")
             os.environ["NOTHANKS_LAB_LANG"] = lang
@@ -236,9 +237,9 @@ def _build(
     if pdf:
         why = pdf_unavailable()
         if why:
-            report.warnings.append(f"no PDF handouts or rules sheet: {why}")
+            report.warnings.append(_("no PDF handouts or rules sheet: {why}").format(why=why))
         else:
-            say(f"printing the rules sheet and {len(pages)} handout(s) to PDF")
+            say(_("printing the rules sheet and {n} handout(s) to PDF").format(n=len(pages)))
             report.files += print_pdfs([sheet, *pages])
             n = pdf_pages(sheet.with_suffix(".pdf"))
             if n != 1:
@@ -281,7 +282,7 @@ Written by `nothanks-lab lessons export`. Lessons:
   `release/`; collect submissions into `submitted/STUDENT/LESSON/` and run
   `/path/to/.venv/bin/nbgrader autograde LESSON`.
 """,
-    "pt_BR": """# Não, obrigado! lições: kit do professor
+    "pt_BR": """# As aulas do jogo: kit do professor
 
 Gerado por `nothanks-lab lessons export`. Lições:
 

@@ -46,7 +46,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
         ),
     ),
     "01_play": LessonNotes(
-        title="Jogue Não, obrigado! contra robôs",
+        title="Jogue uma rodada contra robôs",
         goals=(
             "enunciar as regras: pegar a carta e as fichas do pote, ou pagar uma ficha para "
             "passá-la adiante",

@@ -90,7 +90,7 @@ At the end of a round you hold the cards {hand} and {chips} chips.
 Card points: {lows} = **{points}**. Minus {chips} chips: {points} − {chips} =
 **{total}**. Without the runs, the same cards would have cost {hand_sum} points.
 """,
-    "pt_BR": """# Não, obrigado! — as regras em uma página
+    "pt_BR": """# As regras do jogo em uma página
 
 **O objetivo:** terminar a rodada com a **menor** pontuação. As cartas custam pontos; as fichas
 descontam pontos.

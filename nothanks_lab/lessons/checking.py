@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from ..i18n import N_, _, fmt_int, ngettext
+from ..i18n import N_, _, fmt_decimal, fmt_int, ngettext
 from .exercise import Exercise, Feedback
 from .keys import _exact, exercise
 
@@ -281,8 +281,15 @@ def check_answer(key: str, answer: Any) -> Feedback:
     return _verdict(ex, _exact(key), reading)
 
 
+def _as_written(shown: str) -> str:
+    """A decimal as the student wrote it, with the language's decimal mark (``0,7273``)."""
+    if re.fullmatch(r"[-+]?\d*\.\d+%?", shown):
+        return shown.replace(".", fmt_decimal(0.5, 1)[1])
+    return shown
+
+
 def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
-    shown = r.shown
+    shown = _as_written(r.shown)
     if not r.percent:
         verdict = _judge(ex, exact, r.value, r)
         if verdict is not None and verdict[0] == "right":
@@ -307,8 +314,8 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
                 "to 1 (e.g. {percent}% is {chance}){rest}"
             ).format(
                 shown=shown,
-                percent=_plain(r.value),
-                chance=_plain(chance.value),
+                percent=_as_written(_plain(r.value)),
+                chance=_as_written(_plain(chance.value)),
                 rest=coarse or ".",
             )
             return Feedback(ex.key, "close", text)

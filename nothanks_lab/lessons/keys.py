@@ -19,7 +19,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from ..i18n import N_
+from ..i18n import N_, _
 from .exercise import Exercise
 
 __all__ = ["EXERCISES", "exercise", "exercises"]
@@ -574,7 +574,8 @@ def exercise(key: str) -> Exercise:
     At the start of a standard round (33 cards, 9
     """
     if not isinstance(key, str) or key not in EXERCISES:
-        raise ValueError(f"unknown exercise {key!r}; exercises: {', '.join(EXERCISES)}")
+        msg = _("unknown exercise {key}; exercises: {keys}")  # a student's typo: their language
+        raise ValueError(msg.format(key=repr(key), keys=", ".join(EXERCISES)))
     return EXERCISES[key]
 
 

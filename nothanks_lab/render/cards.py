@@ -129,7 +129,7 @@ def _pot_words(pot: int) -> str:
 
 
 def _face_down(cards_left: int) -> str:
-    return _("{n} cards face down").format(n=cards_left)
+    return ngettext("{n} card face down", "{n} cards face down", cards_left).format(n=cards_left)
 
 
 def view_html(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext
+from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext, pgettext
 from ..rules import runs
 from .cards import YOUR_TURN_BG
 
@@ -62,7 +62,7 @@ def title_html(round_number: int, rounds: int, seed: int, difficulty: str | None
     match = _(" — round {i} of {n}").format(i=round_number, n=rounds) if rounds > 1 else ""
     level = _("; opponents: {level}").format(level=escape(_(difficulty))) if difficulty else ""
     small = _("seed {seed}{level}; lowest score wins").format(seed=seed, level=level)
-    game = _("No Thanks!")
+    game = pgettext("the table's title", "No Thanks!")  # the game's name here, not the move
     return f"<h2 style='margin:.2em 0'>{game}{match}</h2><small>{small}</small>"
 
 

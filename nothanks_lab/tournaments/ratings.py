@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..render.tables import fmt_interval, text_table
-from ..stats import share_interval
+from ..i18n import _
+from ..render.tables import text_table
+from ..stats import fmt_ends, fmt_number, share_interval
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,13 +67,24 @@ class Ratings:
         ]
 
     def __str__(self) -> str:
-        pct = f"{self.confidence * 100:g}%"
-        head = ["bot", "rating", f"{pct} CI"]
+        pct = fmt_number(self.confidence * 100, "g") + "%"
+        head = [_("bot"), _("rating"), _("{pct} CI").format(pct=pct)]
         rows = [
-            [r["bot"], f"{r['rating']:+.0f}", fmt_interval(r["low"], r["high"], 0, signed=True)]
+            [r["bot"], f"{r['rating']:+.0f}", fmt_ci(r["low"], r["high"], 0, signed=True)]
             for r in self.to_records()
         ]
-        return "Bradley–Terry ratings (Elo scale)\n" + text_table(head, rows, {1, 2})
+        return _("Bradley–Terry ratings (Elo scale)") + "\n" + text_table(head, rows, {1, 2})
+
+
+def fmt_ci(low: float, high: float, digits: int, *, signed: bool = False) -> str:
+    """`render.tables.fmt_interval` in the language in use: ``[0,25; 0,50]`` in Portuguese.
+
+    render.tables imports nothing from the package, so the tables of results localize here
+    (through `stats.fmt_ends`, the one form of an interval's ends); English is unchanged.
+    """
+    if math.isnan(low) or math.isnan(high):
+        return _("n/a")
+    return fmt_ends(low, high, f"{'+' if signed else ''}.{digits}f")
 
 
 _ELO = 400 / math.log(10)
@@ -89,7 +101,7 @@ def _bradley_terry(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
     n = np.where(met, games + 1.0, 0.0)
     total = w.sum(axis=-1)
     pi = np.ones(w.shape[:-1])
-    for _ in range(10_000):
+    for _iteration in range(10_000):
         denom = (n / (pi[..., :, None] + pi[..., None, :])).sum(axis=-1)
         new = total / denom
         new /= np.exp(np.log(new).mean(axis=-1, keepdims=True))

@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from ..render.tables import fmt_interval, html_table, text_table
+from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
+from ..render.tables import html_table, text_table
 from ..rules import Rules
-from ..stats import Interval, mean_interval, share_difference_interval, share_interval
+from ..stats import Interval, fmt_number, mean_interval, share_difference_interval, share_interval
 from ..validate import check_int, is_int, write_atomic
 from .frames import _frame, _tuples
-from .ratings import Pairwise, Ratings, fit_ratings, pairwise_record
+from .ratings import Pairwise, Ratings, fit_ratings, fmt_ci, pairwise_record
 from .run import (
     _SUM_FIELDS,
     WIN_UNIT,
@@ -93,8 +94,8 @@ class Comparison(Interval):
         return self.value
 
     def __str__(self) -> str:
-        ci = fmt_interval(self.low, self.high, 4, signed=True)
-        return f"{self.a} - {self.b} {self.metric}: {self.diff:+.4f} {ci}"
+        ci = fmt_ci(self.low, self.high, 4, signed=True)
+        return f"{self.a} - {self.b} {self.metric}: {fmt_decimal(self.diff, 4, sign=True)} {ci}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -553,32 +554,26 @@ class TournamentResult:
         return _frame(self.to_records())
 
     def _title(self) -> str:
-        pct = f"{self.confidence * 100:g}%"
-        return (
-            f"No Thanks! tournament: {self.n_players} players, {self.n_deals:,} deals x "
-            f"{self.seatings_per_deal} seatings = {self.n_games:,} games, seed {self.seed}, "
-            f"{pct} CI"
+        title = _(
+            "No Thanks! tournament: {n} players, {deals} deals x {k} seatings = {games} games, "
+            "seed {seed}, {pct}% CI"
         )
+        deals, games = fmt_int(self.n_deals), fmt_int(self.n_games)
+        seed, k, pct = self.seed, self.seatings_per_deal, fmt_number(self.confidence * 100, "g")
+        return title.format(n=self.n_players, deals=deals, k=k, games=games, seed=seed, pct=pct)
 
     def _rows(self) -> tuple[list[str], list[list[str]]]:
-        head = [
-            "rank",
-            "bot",
-            "games",
-            "win share",
-            "95% CI" if self.confidence == 0.95 else f"{self.confidence:.0%} CI",
-            "mean score",
-            "CI",
-        ]
+        ci = _("{pct} CI").format(pct=fmt_percent(self.confidence))
+        head = [_("rank"), _("bot"), _("games"), _("win share"), ci, _("mean score"), _("CI")]
         rows = [
             [
                 str(r["rank"]),
                 r["bot"],
-                f"{r['games']:,}",
-                f"{r['win_share']:.4f}",
-                fmt_interval(r["win_share_low"], r["win_share_high"], 4),
-                f"{r['mean_score']:.2f}",
-                fmt_interval(r["score_low"], r["score_high"], 2),
+                fmt_int(r["games"]),
+                fmt_decimal(r["win_share"], 4),
+                fmt_ci(r["win_share_low"], r["win_share_high"], 4),
+                fmt_decimal(r["mean_score"], 2),
+                fmt_ci(r["score_low"], r["score_high"], 2),
             ]
             for r in self.to_records()
         ]

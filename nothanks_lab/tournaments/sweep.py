@@ -10,9 +10,12 @@ from typing import Any
 import numpy as np
 
 from ..bots.specs import make_policy
-from ..render.tables import fmt_interval, html_table, text_table
+from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
+from ..render.tables import html_table, text_table
 from ..rules import Rules
+from ..stats import fmt_number
 from .frames import _frame
+from .ratings import fmt_ci
 from .result import TournamentResult
 from .run import _check_setting, _Execution, _Plan
 from .tournament import _opponent_field, _play_plans
@@ -108,14 +111,14 @@ class SweepResult:
 
     def _rows(self) -> tuple[list[str], list[list[str]]]:
         names = list(self.points[0]) if self.points else []
-        head = [*names, "win share", "CI", "mean score", "CI"]
+        head = [*names, _("win share"), _("CI"), _("mean score"), _("CI")]
         rows = [
             [
-                *(f"{p[n]:g}" if isinstance(p[n], float) else str(p[n]) for n in names),
-                f"{r['win_share']:.4f}",
-                fmt_interval(r["win_share_low"], r["win_share_high"], 4),
-                f"{r['mean_score']:.2f}",
-                fmt_interval(r["score_low"], r["score_high"], 2),
+                *(fmt_number(p[n], "g") if isinstance(p[n], float) else str(p[n]) for n in names),
+                fmt_decimal(r["win_share"], 4),
+                fmt_ci(r["win_share_low"], r["win_share_high"], 4),
+                fmt_decimal(r["mean_score"], 2),
+                fmt_ci(r["score_low"], r["score_high"], 2),
             ]
             for p, r in zip(self.points, self.to_records(), strict=True)
         ]
@@ -124,9 +127,16 @@ class SweepResult:
     def _title(self) -> str:
         r = self.results[0]
         ops = ", ".join(sorted(set(r.names[1:])))
-        return (
-            f"Sweep: candidate vs {ops}; {r.n_players} players, {r.n_deals:,} deals per point "
-            f"x {r.seatings_per_deal} seatings, seed {r.seed}, {r.confidence:.0%} CI"
+        return _(
+            "Sweep: candidate vs {ops}; {players} players, {deals} deals per point x {seatings} "
+            "seatings, seed {seed}, {pct} CI"
+        ).format(
+            ops=ops,
+            players=r.n_players,
+            deals=fmt_int(r.n_deals),
+            seatings=r.seatings_per_deal,
+            seed=r.seed,
+            pct=fmt_percent(r.confidence),
         )
 
     def __str__(self) -> str:

@@ -9,9 +9,11 @@ from typing import Any
 import numpy as np
 
 from ..bots.specs import make_policy
+from ..i18n import _
 from ..parallel import open_executor
 from ..render.tables import html_sections
 from ..rules import Rules
+from ..stats import fmt_number
 from ..validate import (
     MAX_EVALS,
     MAX_GAMES,
@@ -83,22 +85,24 @@ class TuneResult:
 
     def __str__(self) -> str:
         params = ", ".join(
-            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+            f"{k}={fmt_number(v, 'g')}" if isinstance(v, float) else f"{k}={v}"
             for k, v in self.best_params.items()
         )
         lines = [
-            f"Tuned ({self.method}, {len(self.history)} evaluations, {self.metric}): {params}",
-            "on the tuning deals:",
+            _("Tuned ({method}, {n} evaluations, {metric}): {params}").format(
+                method=self.method, n=len(self.history), metric=self.metric, params=params
+            ),
+            _("on the tuning deals:"),
             str(self.best),
         ]
         if self.validation is not None:
-            lines += ["on fresh deals:", str(self.validation)]
+            lines += [_("on fresh deals:"), str(self.validation)]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        sections = [("on the tuning deals:", self.best._repr_html_())]
+        sections = [(_("on the tuning deals:"), self.best._repr_html_())]
         if self.validation is not None:
-            sections.append(("on fresh deals:", self.validation._repr_html_()))
+            sections.append((_("on fresh deals:"), self.validation._repr_html_()))
         return html_sections(str(self).splitlines()[0], sections)
 
     def __repr__(self) -> str:
