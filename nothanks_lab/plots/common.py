@@ -51,6 +51,26 @@ def _style(fig: go.Figure, title: str, x: str, y: str, **layout: Any) -> go.Figu
     return fig
 
 
+def card_axis(low: int, high: int) -> dict[str, Any]:
+    """An axis of cards `low`..`high`: a tick at every card, a number at every second one.
+
+    Only real cards are on it (no 2 or 36 in the standard game). Labelling every card crowds
+    33 numbers into a phone's width (issue 25); every second one, with a small tick between,
+    stays readable at 390 px and still lets a reader count to any card.
+
+    >>> card_axis(3, 35)["tick0"], card_axis(3, 35)["dtick"], card_axis(3, 35)["range"]
+    (3, 2, [2.4, 35.6])
+    """
+    return {
+        "tickmode": "linear",
+        "tick0": low,
+        "dtick": 2,
+        "ticks": "outside",
+        "minor": {"tickmode": "linear", "tick0": low, "dtick": 1, "ticks": "outside", "ticklen": 4},
+        "range": [low - 0.6, high + 0.6],
+    }
+
+
 def figure_html(fig: go.Figure) -> str:
     """A self-contained HTML page of `fig`: plotly.js inline, nothing fetched from a CDN."""
     return fig.to_html(include_plotlyjs=True, full_html=True)

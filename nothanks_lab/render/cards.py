@@ -39,6 +39,10 @@ BUTTON_COLORS = {
     "danger": (OKABE_ITO["vermillion"], OKABE_ITO["black"]),
 }
 
+#: The button style of a card's status in the probability explorer's grid; its chart draws
+#: the same status in the same fill (`plots.STATUS_COLORS`), one colour per meaning.
+CARD_STATUS_KIND = {"mine": "success", "seen": "warning"}
+
 #: A wrapper that lets a wide table scroll sideways inside its box instead of overflowing it.
 SCROLL_X = "max-width:100%;overflow-x:auto"
 

@@ -39,16 +39,28 @@ def _checked_language(language: str | None) -> str:
 
 
 def _readable_cards(fig: Any) -> Any:
-    """Every card on the axis, small enough to read at 1024 px, the figure as wide as the page."""
-    # The legend goes above the plot: on the right it takes half of a narrow panel (JupyterLab
-    # with its file browser open gives the figure about 570 px at 1024) and the 33 card labels
-    # then overlap.
+    """An explorer's figure readable from 390 px up: title on top, legend at the bottom.
+
+    The legend sits at the foot of the figure, below the axis title: above the plot it grew
+    into the title when its entries wrapped onto two rows (a phone, or JupyterLab with its file
+    browser open), and on the right it takes half of a narrow panel.
+    """
     fig.update_layout(
         font={"size": 13},
-        margin={"l": 60, "r": 20, "t": 100, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+        title={"font": {"size": 18}, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top"},
+        margin={"l": 60, "r": 20, "t": 60, "b": 120},
+        legend={
+            "orientation": "h",
+            "yref": "container",
+            "y": 0.01,
+            "yanchor": "bottom",
+            "xanchor": "left",
+            "x": 0,
+            "font": {"size": 13},
+        },
     )
-    fig.update_xaxes(dtick=1, tickangle=0, tickfont={"size": 11})
+    fig.update_xaxes(tickfont={"size": 11})
+    fig.update_yaxes(tickfont={"size": 11})
     return fig
 
 
@@ -149,7 +161,8 @@ class ProbabilityExplorer:
         self.in_play.show(fig1)
         self.gap.show(fig2)
         for c, b in self.cards.items():
-            paint(b, "success" if c in mine else "" if c not in others else "warning")
+            status = "mine" if c in mine else "seen" if c in others else ""
+            paint(b, render.CARD_STATUS_KIND.get(status, ""))
         unseen = self.rules.n_cards - len(mine | others)
         self.summary.value = render.hand_summary_html(sorted(mine), len(others), unseen)
 
@@ -310,9 +323,8 @@ class ChipValueExplorer:
             name=_("card {card}, pot {pot}").format(card=card, pot=pot),
         )
         # Only real cards on the axis (3..35 in the standard rules), not 2 and 36.
-        fig.update_yaxes(dtick=2, tick0=r.low_card, range=[r.low_card - 0.5, r.high_card + 0.5])
-        fig.update_layout(margin={"l": 60, "r": 20, "t": 70, "b": 50})
-        return fig
+        fig.update_yaxes(**self._plots.card_axis(r.low_card, r.high_card))
+        return _readable_cards(fig)
 
     @speaks
     def update(self) -> None:
