@@ -494,7 +494,11 @@ def test_explorer_figures_are_whole_html_redraws_without_network() -> None:
         text = output.outputs[0]["data"]["text/html"]
         assert not re.search(r"(src|href)=['\"]?(https?:)?//", text)  # nothing from a CDN
     layout = pe.in_play.figure.layout
-    assert layout.width is None and layout.xaxis.dtick == 1  # full width, every card labelled
+    # Full width; a tick at every card and a number at every second one from the lowest
+    # (33 numbers crowded a phone's width, newcomer trial of issue 25).
+    x = layout.xaxis
+    assert layout.width is None and x.minor.dtick == 1 and x.minor.tick0 == 3
+    assert (x.tick0, x.dtick) == (3, 2) and 2 < x.range[0] < 3 and 35 < x.range[1] < 36
 
 
 def test_probability_explorer_refuses_an_impossible_marking() -> None:

@@ -78,7 +78,7 @@ def plot_in_play_chances(
         )
     _style(fig, title, _("card"), _("chance the card is in play"))
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
-    fig.update_xaxes(**card_axis(rules.low_card, rules.high_card))
+    fig.update_xaxes(**card_axis(rules.low_card, rules.high_card, every=5))
     return fig
 
 

@@ -92,7 +92,13 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
     title = _("Can the gaps in my hand still be filled?")
     hand_line = _("hand: {hand}").format(hand=hand_text)
     fig.update_layout(
-        title={"text": f"{title}<br><sub>{hand_line}</sub>"},
+        # 16 px and from the left: the title fits a phone's 360-px figure (issue 25).
+        title={
+            "text": f"{title}<br><sub>{hand_line}</sub>",
+            "font": {"size": 16},
+            "x": 0.01,
+            "xanchor": "left",
+        },
         font={"size": 14},
         template="plotly_white",
         xaxis_title=_("gap (the missing cards)"),

@@ -115,9 +115,15 @@ class ProbabilityExplorer:
                 plotly_loader(),
                 W.HTML(render.heading_html(_("Which cards are still to come?"))),
                 self.mode,
+                # Eleven cards a row where they fit, fewer on a phone (11 × 3.4em is wider
+                # than a 390-px page: the last column was cut off).
                 W.GridBox(
                     list(self.cards.values()),
-                    layout=W.Layout(grid_template_columns="repeat(11, 3.4em)"),
+                    layout=W.Layout(
+                        grid_template_columns="repeat(auto-fill, 3.4em)",
+                        width="100%",
+                        max_width="37.4em",
+                    ),
                 ),
                 W.HBox([self.clear_button, self.summary]),
                 self.errors.widget,
@@ -324,6 +330,11 @@ class ChipValueExplorer:
         )
         # Only real cards on the axis (3..35 in the standard rules), not 2 and 36.
         fig.update_yaxes(**self._plots.card_axis(r.low_card, r.high_card))
+        # The hand and the method as the title (the widget's heading asks the question): the
+        # lesson figure's one-line title is wider than a phone.
+        hand_text = " ".join(map(str, hand)) or _("no cards")
+        method = _("this move only") if surface.method == "immediate" else _("whole-round rollouts")
+        fig.update_layout(title={"text": f"{_('hand: {hand}').format(hand=hand_text)}; {method}"})
         return _readable_cards(fig)
 
     @speaks
