@@ -89,9 +89,11 @@ def parse_seed_text(text: str) -> int | None:
         return None
     if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_TABLE_SEED:
         raise ValueError(
-            _(
-                "seed: type a whole number from 0 to {max}, or leave the box empty for a "
-                "random seed (“{text}” is not allowed)"
+            _("seed:")
+            + " "
+            + _(
+                "type a whole number from 0 to {max}, or leave the box empty for a random "
+                "seed (“{text}” is not allowed)"
             ).format(max=MAX_TABLE_SEED, text=raw[:40])
         )
     return int(raw)
@@ -106,7 +108,11 @@ class SeedBox:
     not a seed raises the same `ValueError`, so nothing starts with a seed nobody typed.
     """
 
-    def __init__(self, value: int | None, description: str, tooltip: str) -> None:
+    def __init__(
+        self, value: int | None, description: str, tooltip: str, errors: ErrorLine | None = None
+    ) -> None:
+        self.errors = errors
+        """The table's error line, cleared once the text is a seed again (if it was the seed's)."""
         self.text = W.Text(
             value="" if value is None else str(value),
             description=description,
@@ -136,6 +142,8 @@ class SeedBox:
             self.message.value = render.error_html(str(exc))
         else:
             self.message.value = ""
+            if self.errors is not None and self.errors.text.startswith(_("seed:")):
+                self.errors.clear()  # the table's line said the same; the box is valid now
 
 
 def plain_message(exc: BaseException) -> str:

@@ -67,6 +67,7 @@ class TableSetup:
             _fresh_seed() if seed is None else seed,
             description=_("seed"),
             tooltip=_("deals come from this seed; it moves on by one after each deal"),
+            errors=self.errors,
         )
         self.rounds_box = W.BoundedIntText(
             value=rounds, min=1, max=20, description=_("rounds"), tooltip=_("1 = a single round")
