@@ -283,6 +283,18 @@ def explorer_notebook(path: Path) -> Path:
 
 DRAWN = ".nothanks-{kind} .nothanks-figure[data-drawn]"
 
+# The in-play figure's card numbers as [text, left, right].
+IN_PLAY_TICKS = """() => [...document.querySelectorAll('.nothanks-in-play .xtick text')]
+    .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right]; })"""
+
+# Each drawn figure's box, title, legend (or null) and x-axis title as [top, bottom, left, right].
+FIGURE_PARTS = """() => [...document.querySelectorAll('.nothanks-figure[data-drawn]')]
+    .filter(f => f.offsetParent !== null).map(f => {
+        const box = e => { if (!e) return null; const r = e.getBoundingClientRect();
+                           return [r.top, r.bottom, r.left, r.right]; };
+        return [box(f), box(f.querySelector('.gtitle')), box(f.querySelector('.legend')),
+                box(f.querySelector('.g-xtitle'))]; })"""
+
 
 def drawn_id(page: Any, kind: str) -> str:
     ids = page.evaluate(
@@ -301,19 +313,29 @@ def test_explorer_figures_follow_clicks_after_a_reload(tmp_path: Path) -> None:
             page.locator(DRAWN.format(kind="in-play")).wait_for(timeout=60_000)
             page.locator(DRAWN.format(kind="gaps")).wait_for(timeout=10_000)
 
-            # Full width, and all 33 card labels readable at 1024 px (none overlapping).
+            # Full width; at 1024 and 390 px a tick at every card, every 5th numbered (none
+            # overlapping), the legend below the axis title and the title above the plot
+            # (the legend sat over the title, newcomer trial of issue 25); titles fit.
             box = page.locator(DRAWN.format(kind="in-play")).bounding_box()
             assert box is not None and box["width"] > 800, box
-            ticks = page.evaluate(
-                """() => [...document.querySelectorAll('.nothanks-in-play .xtick text')]
-                    .map(t => { const r = t.getBoundingClientRect();
-                                return [t.textContent, r.left, r.right]; })"""
-            )
-            assert [int(t[0]) for t in ticks] == list(range(3, 36)), ticks
-            assert all(a[2] <= b[1] for a, b in itertools.pairwise(ticks)), "card labels overlap"
-            gap_title = page.locator(".nothanks-gaps .gtitle").first.bounding_box()
-            assert gap_title is not None and gap_title["x"] >= 0
-            assert gap_title["x"] + gap_title["width"] <= 1024
+            for width in (1024, 390):
+                page.set_viewport_size({"width": width, "height": 900})
+                time.sleep(1.0)  # the figures follow the page width
+                ticks = page.evaluate(IN_PLAY_TICKS)
+                assert [int(t[0]) for t in ticks] == list(range(5, 36, 5)), ticks
+                assert all(a[2] <= b[1] for a, b in itertools.pairwise(ticks)), ticks
+                marks = page.evaluate(
+                    "() => document.querySelectorAll('.nothanks-in-play path.xtick.ticks').length"
+                )
+                assert marks == 33, f"a tick mark at each of the 33 cards, not {marks}"
+                for figure in page.evaluate(FIGURE_PARTS):
+                    fig, title, legend, x_title = figure
+                    assert fig[2] <= title[2] and title[3] <= fig[3] + 1, (width, figure)
+                    if legend is not None:
+                        assert legend[0] >= x_title[1] - 1, ("legend over the axis", figure)
+                        assert legend[0] > title[1], ("legend over the title", figure)
+            page.set_viewport_size({"width": 1024, "height": 900})
+            time.sleep(1.0)
 
             # Click-to-figure latency, timed inside the page: from the click event to both
             # figures drawn (each figure stamps data-drawn with performance.now()).
@@ -368,8 +390,9 @@ def test_explorer_figures_follow_clicks_after_a_reload(tmp_path: Path) -> None:
 
 def test_the_app_page_fits_a_phone_and_shows_its_title_once(voila_url: str) -> None:
     """Issue 25, items 2 and 5: the app page has one title; at 390 px (a phone) and 1024 px no
-    widget is wider than its box and no seat name wraps (compact seat rows); the load button
-    shows no "(0)" counter."""
+    widget is wider than its box and no seat name wraps (compact seat rows, smaller type at 390
+    px); the load button shows no "(0)" counter and is named "Load a round" for a screen reader;
+    junk in the seed box is one line saying what is allowed, and deals nothing."""
     with chromium_page() as (page, offline, _errors):
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(voila_url, timeout=45_000)
@@ -379,14 +402,41 @@ def test_the_app_page_fits_a_phone_and_shows_its_title_once(voila_url: str) -> N
             ".filter(t => t.startsWith('No Thanks!'))"
         )
         assert len(titles) == 1, titles
+        sizes: dict[int, float] = {}
         for width in (390, 1024):
             page.set_viewport_size({"width": width, "height": 844})
             time.sleep(0.5)
             assert page.evaluate(CLIPPED) == [], width
             assert page.evaluate(WRAPPED_NAMES) == [], width
+            # Compact seat rows (issue 25, item 5) in Voilà's page too: smaller type at 390 px.
+            size = page.evaluate(
+                "() => parseFloat(getComputedStyle(document.querySelector('.nothanks-seats'))"
+                ".fontSize)"
+            )
+            sizes[width] = size
+        assert sizes[390] < 0.9 * sizes[1024], f"no compact seat rows at 390 px: {sizes}"
         upload = page.locator(".nothanks-upload")
         assert upload.evaluate("e => getComputedStyle(e).fontSize") == "0px"
         assert upload.evaluate("e => getComputedStyle(e, '::after').content") == '"Load a round"'
+        # A screen reader says the button's name, not "Load a round (0)" (newcomer trial).
+        named = page.get_by_role("button", name="Load a round", exact=True)
+        named.wait_for(timeout=10_000)
+        assert named.get_attribute("aria-label") == "Load a round"
+        # Junk in the seed box: one line saying what is allowed, and no new deal.
+        title = page.locator(".nothanks-table").inner_text()
+        page.get_by_text("Setup: players, opponents, seed, rounds").click()
+        seed = page.locator(".nothanks-setup input[type=text]").first  # the seed box
+        for junk in ("abc", "1e5", "-3"):
+            seed.fill(junk)
+            seed.press("Enter")
+            message = page.locator(".nothanks-seed-message .nothanks-error")
+            message.wait_for(timeout=10_000)
+            text = message.inner_text()
+            assert "whole number from 0 to" in text and "empty for a random seed" in text, text
+            page.get_by_role("button", name="New game", exact=True).click()
+            time.sleep(1.0)
+            assert page.locator(".nothanks-table").inner_text() == title  # the same deal
+        # "Save this round" is a button-like link in BUTTON_COLORS (checked in test_render).
         assert offline.foreign == [], offline.foreign
 
 

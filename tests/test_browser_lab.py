@@ -308,7 +308,8 @@ def test_explorers_follow_clicks_after_a_reload_in_lab(lab: Lab) -> None:
         # Full width of the output area, every card on the axis, the gaps title on the page.
         fig_box, area_box, ticks = in_play_layout(page)
         assert fig_box["width"] >= 0.9 * area_box["width"], (fig_box, area_box)
-        assert [int(t[0]) for t in ticks] == list(range(3, 36)), ticks
+        # Every 5th card numbered (a tick at each): all 33 crowded a phone (issue 25 trial).
+        assert [int(t[0]) for t in ticks] == list(range(5, 36, 5)), ticks
         title = page.locator(".nothanks-gaps .gtitle").last.bounding_box()
         assert title is not None
         assert area_box["x"] <= title["x"] and title["x"] + title["width"] <= 1024, title
@@ -443,7 +444,8 @@ def test_card_labels_readable_at_1024px_in_lab(lab: Lab) -> None:
     with chromium_page(console_errors=False) as (page, offline, _errors):
         explorer_with_a_hand(page, lab, "labels.ipynb")
         fig_box, _area, ticks = in_play_layout(page)
-        assert [int(t[0]) for t in ticks] == list(range(3, 36)), ticks
+        # Every 5th card numbered (a tick at each): all 33 crowded a phone (issue 25 trial).
+        assert [int(t[0]) for t in ticks] == list(range(5, 36, 5)), ticks
         overlaps = [(a[0], b[0]) for a, b in itertools.pairwise(ticks) if a[2] > b[1]]
         assert not overlaps, (
             f"card labels overlap in a {fig_box['width']:.0f}-px figure: {overlaps}"

@@ -121,3 +121,45 @@ def test_gap_chart_labels_every_gap_and_names_a_gone_card() -> None:
     bars = fig.data[0]
     assert list(bars.x) == ["28", "30", "32–33"]
     assert list(bars.text) == ["gone", "50%", "25%"]
+
+
+def test_the_win_chance_difference_is_said_in_percentage_points() -> None:
+    """Newcomer trial of issue 25: "+0.12" (or "+12.0%") read as a probability; the details say
+    it in words, the interval in points."""
+    from nothanks_lab.analysis import Estimate, MoveValue, PositionEvaluation
+
+    def est(value: float, lo: float, hi: float) -> Estimate:
+        return Estimate(value=value, low=lo, high=hi, n=4000)
+
+    def evaluation(win: tuple[float, float, float]) -> str:
+        ev = PositionEvaluation(
+            seat=0,
+            card=32,
+            pot=4,
+            take=MoveValue(nt.Action.TAKE, est(41, 40, 42), est(0.2, 0.18, 0.22)),
+            no_thanks=MoveValue(nt.Action.PASS, est(45, 44, 46), est(0.08, 0.07, 0.09)),
+            score_diff=est(-3.9, -4.5, -3.3),
+            win_diff=est(*win),
+            n=4000,
+            policy="linear",
+        )
+        return render.position_evaluation_html(ev, [])
+
+    html = evaluation((0.12, 0.08, 0.16))
+    assert "Your chance of winning is 12.0 percentage points higher if you take" in html
+    assert "(95% interval: +8.0 to +16.0 percentage points)" in html
+    assert "If you take, your expected final score is 3.9 points lower" in html
+    assert not re.search(r"[+−-]0\.\d", html), "a signed decimal that reads as a chance"
+    assert "+12.0%" not in html
+    lower = evaluation((-0.05, -0.09, -0.01))
+    assert "Your chance of winning is 5.0 percentage points lower if you take" in lower
+
+
+def test_the_save_link_looks_like_the_buttons_beside_it() -> None:
+    html = render.download_link_html("{}", "round.json", "Save this round (JSON)")
+    fill, ink = render.BUTTON_COLORS["info"]
+    assert f"background:{fill};color:{ink}" in html and "text-decoration:none" in html
+    assert re.search(r"<a [^>]*href='data:application/json;base64,", html)  # in the tab order
+    assert ">Save this round (JSON)</a>" in html
+    with pytest.raises(ValueError, match="kind must be one of"):
+        render.download_link_html("{}", "round.json", "Save", kind="pink")

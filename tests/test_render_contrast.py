@@ -155,6 +155,7 @@ def test_hint_review_and_replay_have_readable_pairs() -> None:
     ]
     pieces += [render.move_prompt_html("Ada", 27), render.immediate_verdict_html(20, 14, 14)]
     pieces.append(render.hand_summary_html([27, 29], 3, 10))
+    pieces += [render.download_link_html("{}", "r.json", "Save", kind) for kind in ("info",)]
     g = _finished_round()
     review = nt.review(g, 0, n=8, seed=2)
     assert review.moves, "the round should hold decisions of seat 0 to review"

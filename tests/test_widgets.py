@@ -494,7 +494,11 @@ def test_explorer_figures_are_whole_html_redraws_without_network() -> None:
         text = output.outputs[0]["data"]["text/html"]
         assert not re.search(r"(src|href)=['\"]?(https?:)?//", text)  # nothing from a CDN
     layout = pe.in_play.figure.layout
-    assert layout.width is None and layout.xaxis.dtick == 1  # full width, every card labelled
+    # Full width; a tick at every card and a number at every 5th (33 numbers crowded a
+    # phone's width, newcomer trial of issue 25); only real cards on the axis.
+    x = layout.xaxis
+    assert layout.width is None and x.minor.dtick == 1 and x.minor.tick0 == 3
+    assert (x.tick0, x.dtick) == (5, 5) and 2 < x.range[0] < 3 and 35 < x.range[1] < 36
 
 
 def test_probability_explorer_refuses_an_impossible_marking() -> None:
@@ -1057,3 +1061,61 @@ def test_chip_value_card_axis_shows_only_real_cards() -> None:
     axis = ce.figure.figure.layout.yaxis
     assert axis.tick0 == rules.low_card and axis.dtick == 2
     assert axis.range[0] > rules.low_card - 1 and axis.range[1] < rules.high_card + 1
+
+
+# ------------------------------------------- issue 25, newcomer trial: what was left
+@pytest.mark.parametrize("junk", ["abc", "1e5", "-3", "2.5", " 7 7", "１２", str(2**31)])
+def test_junk_in_the_seed_box_is_one_line_and_starts_no_game(junk: str) -> None:
+    t = PlayTable(3, bot_delay=None, seed=40)
+    dealt, seed = t.game.view(0), t.match_seed
+    t.seed.text.value = junk
+    message = t.seed.message.value
+    assert "whole number from 0 to" in message and "empty for a random seed" in message
+    assert junk.strip()[:40] in message  # says which text is not allowed
+    t.new_button.click()
+    assert t.match_seed == seed and t.game.view(0) == dealt  # no game with some other seed
+    assert "whole number from 0 to" in t.errors.text
+    t.seed.text.value = "12"  # valid again: both lines go, and the next deal uses it
+    assert t.seed.message.value == "" and t.errors.text == ""
+    t.new_button.click()
+    assert t.match_seed == 12
+
+
+def test_an_empty_seed_box_deals_from_a_fresh_seed() -> None:
+    t = PlayTable(3, bot_delay=None, seed=40)
+    t.seed.text.value = ""
+    assert t.seed.message.value == "" and t.seed.value is None
+    t.new_button.click()
+    assert t.errors.text == "" and t.phase in ("human", "bot")
+    assert t.seed.text.value == str(t.match_seed + 1)  # the box shows the next seed again
+
+
+def test_taken_cards_have_one_colour_in_grid_and_chart() -> None:
+    pe = ProbabilityExplorer(hand=[27, 29], seen=[3, 10])
+    traces = {t.name: t for t in pe.in_play.figure.data}
+    taken = traces["seen: taken or face up"]
+    mine = traces["in my hand"]
+    assert list(taken.x) == [3, 10] and list(mine.x) == [27, 29]
+    assert {pe.cards[c].style.button_color for c in (3, 10)} == {taken.marker.color}
+    assert {pe.cards[c].style.button_color for c in (27, 29)} == {mine.marker.color}
+    assert taken.marker.color != mine.marker.color
+    # A count reads as a count, not as a card number after a colon.
+    summary = pe.summary.value
+    assert "2 cards taken by others" in summary and "taken by others:" not in summary
+    pe.set_cards([27], [3])
+    assert "1 card taken by others" in pe.summary.value
+
+
+def test_explorer_legends_sit_below_the_plot_not_over_the_title() -> None:
+    pe = ProbabilityExplorer(hand=[27, 29], seen=[3])
+    ce = ChipValueExplorer(card=28, pot=2, hand=(27, 29))
+    for fig in (pe.in_play.figure, ce.figure.figure):
+        legend, title = fig.layout.legend, fig.layout.title
+        assert legend.orientation == "h" and legend.yref == "container"
+        assert legend.yanchor == "bottom" and legend.y < 0.1  # at the figure's foot
+        assert title.yanchor == "top" and title.y > 0.9
+    # The chip-value figure's title is short enough for a phone: the hand and the method.
+    assert ce.figure.figure.layout.title.text == "hand: 27 29; this move only"
+    # The card axis: a tick at each card, numbers every 5th on the wide chart, only 3..35.
+    x = pe.in_play.figure.layout.xaxis
+    assert (x.tick0, x.dtick, x.minor.dtick) == (5, 5, 1)

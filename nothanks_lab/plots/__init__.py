@@ -34,6 +34,7 @@ from .common import _column as _column
 from .common import _error_y as _error_y
 from .common import _records as _records
 from .common import _style as _style
+from .common import card_axis as card_axis
 from .common import figure_html
 from .decisions import plot_chip_value, plot_exploitability, plot_take_pass, plot_take_rate
 from .rounds import LABEL_COLORS as LABEL_COLORS

@@ -15,15 +15,21 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..i18n import _, fmt_int
+from ..render.cards import BUTTON_COLORS, CARD_STATUS_KIND
 from ..render.figures import OKABE_ITO
 from ..rules import Rules
 from ..stats import fmt_number
 from ..validate import check_rules
 from ..view import PlayerView
-from .common import EXACT_COLOR, _add_band, _bounds, _column, _error_y, _style
+from .common import EXACT_COLOR, _add_band, _bounds, _column, _error_y, _style, card_axis
 
-#: Colours of a card's status in the in-play chances figure.
-STATUS_COLORS = {"mine": OKABE_ITO["bluish_green"], "seen": "#9e9e9e", "unseen": OKABE_ITO["blue"]}
+#: Colours of a card's status in the in-play chances figure: a card in my hand or taken has the
+#: fill of its button in the probability explorer's grid (`render.CARD_STATUS_KIND`), so one
+#: status has one colour on grid and chart; the unseen cards, plain in the grid, are blue.
+STATUS_COLORS = {
+    **{status: BUTTON_COLORS[kind][0] for status, kind in CARD_STATUS_KIND.items()},
+    "unseen": OKABE_ITO["blue"],
+}
 
 
 def plot_in_play_chances(
@@ -72,7 +78,7 @@ def plot_in_play_chances(
         )
     _style(fig, title, _("card"), _("chance the card is in play"))
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
-    fig.update_xaxes(dtick=1, range=[rules.low_card - 0.6, rules.high_card + 0.6])
+    fig.update_xaxes(**card_axis(rules.low_card, rules.high_card, every=5))
     return fig
 
 

@@ -20,6 +20,7 @@ from html import escape
 
 from .cards import (
     BUTTON_COLORS,
+    CARD_STATUS_KIND,
     TO_ACT_BG,
     YOUR_TURN_BG,
     active_html,
@@ -54,6 +55,7 @@ from .panels import (
     title_html,
     turn_prompt_html,
     upload_label_css,
+    upload_name_script,
     warning_html,
 )
 from .review import LABEL_COLORS, label_html, replay_html, review_html
@@ -71,6 +73,7 @@ from .tables import (
 
 __all__ = [
     "BUTTON_COLORS",
+    "CARD_STATUS_KIND",
     "LABEL_COLORS",
     "RECORD_FORMATS",
     "TO_ACT_BG",
@@ -118,6 +121,7 @@ __all__ = [
     "title_html",
     "turn_prompt_html",
     "upload_label_css",
+    "upload_name_script",
     "view_html",
     "warning_html",
 ]

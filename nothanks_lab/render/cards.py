@@ -39,6 +39,10 @@ BUTTON_COLORS = {
     "danger": (OKABE_ITO["vermillion"], OKABE_ITO["black"]),
 }
 
+#: The button style of a card's status in the probability explorer's grid; its chart draws
+#: the same status in the same fill (`plots.STATUS_COLORS`), one colour per meaning.
+CARD_STATUS_KIND = {"mine": "success", "seen": "warning"}
+
 #: A wrapper that lets a wide table scroll sideways inside its box instead of overflowing it.
 SCROLL_X = "max-width:100%;overflow-x:auto"
 
@@ -300,15 +304,21 @@ def seats_html(
 
 #: Compact seat rows in a box narrower than about 500 px (issue 25, item 5): seat names stay
 #: on one line (cut with an ellipsis if they must), cells and type get smaller. A container
-#: query, so a narrow notebook column (JupyterLab with its file browser open) counts too.
-_SEATS_CSS = (
-    "<style>.nothanks-seats-box{container-type:inline-size}"
-    ".nothanks-seats td:first-child b{white-space:nowrap}"
-    "@container (max-width:500px){.nothanks-seats{font-size:.82em}"
+#: query, so a narrow notebook column (JupyterLab with its file browser open) counts too, and
+#: the same rules by a media query, for a page (a phone) whose DOM gives the box no width of
+#: its own to query.
+_COMPACT_SEATS = (
+    "{.nothanks-seats{font-size:.82em}"
     ".nothanks-seats td,.nothanks-seats th{padding:.15em .3em !important}"
     ".nothanks-seats td:nth-child(2){min-width:9.5em}"
     ".nothanks-seats td:first-child b{display:inline-block;max-width:8.5em;overflow:hidden;"
-    "text-overflow:ellipsis;vertical-align:bottom}}</style>"
+    "text-overflow:ellipsis;vertical-align:bottom}}"
+)
+_SEATS_CSS = (
+    "<style>.nothanks-seats-box{container-type:inline-size}"
+    ".nothanks-seats td:first-child b{white-space:nowrap}"
+    f"@container (max-width:500px){_COMPACT_SEATS}@media (max-width:540px){_COMPACT_SEATS}"
+    "</style>"
 )
 
 

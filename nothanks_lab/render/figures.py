@@ -89,10 +89,16 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
     hand_text = " ".join(map(str, sorted(hand))) or _("no cards")
     if not chances:
         hand_text += _("; no gaps between runs")
-    title = _("Can the gaps in my hand still be filled?")
+    title = _("Can my gaps still be filled?")  # short: it fits a phone's figure
     hand_line = _("hand: {hand}").format(hand=hand_text)
     fig.update_layout(
-        title={"text": f"{title}<br><sub>{hand_line}</sub>"},
+        # 15 px and from the left: the title fits a phone's figure (issue 25).
+        title={
+            "text": f"{title}<br><sub>{hand_line}</sub>",
+            "font": {"size": 15},
+            "x": 0.01,
+            "xanchor": "left",
+        },
         font={"size": 14},
         template="plotly_white",
         xaxis_title=_("gap (the missing cards)"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext, pgettext
 from ..rules import runs
@@ -142,6 +142,38 @@ def _move_words(action: object) -> str:
     return _("If you take") if str(action) == "Take" else _("If you say No Thanks!")
 
 
+def _take_minus_pass_words(d: Any, wd: Any) -> str:
+    """Take − No Thanks! in words: expected score in points, win chance in percentage points.
+
+    A difference of win chances is never a bare signed decimal ("+0.12" reads as a chance):
+    it is said as "12 percentage points higher if you take", its 95% interval in points.
+    """
+    pts = {"lo": fmt_decimal(d.low, 1, sign=True), "hi": fmt_decimal(d.high, 1, sign=True)}
+    if d.value <= 0:
+        score = _("If you take, your expected final score is {x} points lower").format(
+            x=fmt_decimal(-d.value, 1)
+        )
+    else:
+        score = _("If you take, your expected final score is {x} points higher").format(
+            x=fmt_decimal(d.value, 1)
+        )
+    score += " " + _("(95% interval of Take − No Thanks!: {lo} to {hi} points).").format(**pts)
+    gap = {
+        "lo": fmt_decimal(100 * wd.low, 1, sign=True),
+        "hi": fmt_decimal(100 * wd.high, 1, sign=True),
+    }
+    if wd.value >= 0:
+        win = _("Your chance of winning is {x} percentage points higher if you take").format(
+            x=fmt_decimal(100 * wd.value, 1)
+        )
+    else:
+        win = _("Your chance of winning is {x} percentage points lower if you take").format(
+            x=fmt_decimal(-100 * wd.value, 1)
+        )
+    win += " " + _("(95% interval: {lo} to {hi} percentage points).").format(**gap)
+    return f"{score}<br>{win}"
+
+
 def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | None = None) -> str:
     """Take versus No Thanks! in plain words, the details behind a "How is this computed?" toggle.
 
@@ -193,17 +225,7 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
         )
     details = ""
     if d is not None and wd is not None:
-        details = "<br>" + _(
-            "Take − No Thanks!: {d} points [{low}, {high}]; win chance {w} [{wlow}, {whigh}] "
-            "(95% intervals)."
-        ).format(
-            d=fmt_decimal(d.value, 1, sign=True),
-            low=fmt_decimal(d.low, 1, sign=True),
-            high=fmt_decimal(d.high, 1, sign=True),
-            w=fmt_percent(wd.value, 1, sign=True),
-            wlow=fmt_percent(wd.low, 1, sign=True),
-            whigh=fmt_percent(wd.high, 1, sign=True),
-        )
+        details = "<br>" + _take_minus_pass_words(d, wd)
     intro = _(
         "What each move is likely to give you by the end of the round (lower score is better):"
     )
@@ -255,17 +277,35 @@ def turn_prompt_html(name: str, cards_to_come: int) -> str:
     )
 
 
-def download_link_html(text: str, filename: str, label: str) -> str:
-    """A link that downloads `text` as the file `filename` (a data URL: no server involved).
+def download_link_html(text: str, filename: str, label: str, kind: str = "info") -> str:
+    """A button-like link that downloads `text` as the file `filename` (a data URL: no server).
+
+    It looks like the widgets' buttons of style `kind` (the fill and text colour of
+    `BUTTON_COLORS`, their height, font and corners), so "Save this round" reads as a button
+    beside "Review my round"; being a link with an ``href`` it is in the keyboard's tab order
+    and Enter saves, and the focus ring is the browser's own.
 
     >>> download_link_html("{}", "r.json", "Save")[:40]
     "<a class='nothanks-download' download='r"
     """
     import base64
 
+    from .cards import BUTTON_COLORS
+
+    if kind not in BUTTON_COLORS:
+        raise ValueError(f"kind must be one of {sorted(BUTTON_COLORS)}; got {kind!r}")
+    fill, ink = BUTTON_COLORS[kind]
     data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    style = (
+        f"display:inline-block;background:{fill};color:{ink};text-decoration:none;"
+        "height:var(--jp-widgets-inline-height,28px);"
+        "line-height:var(--jp-widgets-inline-height,28px);padding:0 12px;"
+        "font-size:var(--jp-widgets-font-size,13px);border-radius:2px;white-space:nowrap;"
+        "box-shadow:0 2px 2px 0 rgba(0,0,0,.14),0 1px 5px 0 rgba(0,0,0,.12);"
+        "margin:var(--jp-widgets-margin,2px)"
+    )
     return (
-        f"<a class='nothanks-download' download='{escape(filename)}' "
+        f"<a class='nothanks-download' download='{escape(filename)}' style='{style}' "
         f"href='data:application/json;base64,{data}'>{escape(label)}</a>"
     )
 
@@ -325,6 +365,27 @@ def upload_label_css(label: str) -> str:
     )
 
 
+def upload_name_script() -> str:
+    """A script that gives every upload button (class ``nothanks-upload``) its title as its
+    accessible name.
+
+    ipywidgets writes the file count into the button's text ("Load a round (0)"), and the CSS
+    of `upload_label_css` hides it from the eye only: a screen reader would still say "(0)".
+    An ``aria-label`` (the button's title, i.e. its label without the count) names the button
+    instead; buttons drawn later (a reload, a second table) are named as they appear.
+    """
+    return (
+        "<script type='text/javascript'>(function(){"
+        "function name(){document.querySelectorAll('button.nothanks-upload').forEach("
+        "function(b){var t=b.getAttribute('title');"
+        "if(t&&b.getAttribute('aria-label')!==t)b.setAttribute('aria-label',t);});}"
+        "name();if(window._ntUploadNames)return;window._ntUploadNames=true;"
+        "new MutationObserver(name).observe(document.body,"
+        "{childList:true,subtree:true,attributes:true,attributeFilter:['title']});"
+        "})();</script>"
+    )
+
+
 def placeholder_html(text: str) -> str:
     """What a panel says while it has nothing to show yet, in italics.
 
@@ -348,13 +409,20 @@ def move_prompt_html(name: str, card: int | None) -> str:
 def hand_summary_html(mine: Sequence[int], taken_by_others: int, unseen: int) -> str:
     """The probability explorer's line: my hand, and how many cards others took or nobody saw.
 
+    The counts are said as counts ("3 cards taken by others"), never after a colon, where a
+    number reads as a card.
+
     >>> hand_summary_html([29, 27], 3, 10)
-    '&nbsp; my hand: <b>27 29</b>; taken by others: 3; unseen: 10'
+    '&nbsp; my hand: <b>27 29</b>; 3 cards taken by others; 10 cards unseen'
     """
     hand = " ".join(map(str, sorted(mine))) or "—"
-    return "&nbsp; " + _(
-        "my hand: <b>{hand}</b>; taken by others: {taken}; unseen: {unseen}"
-    ).format(hand=hand, taken=taken_by_others, unseen=unseen)
+    taken = ngettext(
+        "{n} card taken by others", "{n} cards taken by others", taken_by_others
+    ).format(n=taken_by_others)
+    hidden = ngettext("{n} card unseen", "{n} cards unseen", unseen).format(n=unseen)
+    return "&nbsp; " + _("my hand: <b>{hand}</b>; {taken}; {unseen}").format(
+        hand=hand, taken=taken, unseen=hidden
+    )
 
 
 def immediate_verdict_html(card: int, diff: int, break_even: int) -> str:

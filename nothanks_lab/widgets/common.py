@@ -75,6 +75,77 @@ def _fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy) % 1_000_000  # type: ignore[arg-type]  # an int
 
 
+def parse_seed_text(text: str) -> int | None:
+    """What a person typed in a seed box: a whole number 0..`MAX_TABLE_SEED`, or None if empty.
+
+    Anything else ("abc", "1e5", "-3", "2.5") is a `ValueError` saying what is allowed; it is
+    never turned into some other seed.
+
+    >>> parse_seed_text(" 42 "), parse_seed_text("")
+    (42, None)
+    """
+    raw = str(text).strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_TABLE_SEED:
+        raise ValueError(
+            _("seed:")
+            + " "
+            + _(
+                "type a whole number from 0 to {max}, or leave the box empty for a random "
+                "seed (“{text}” is not allowed)"
+            ).format(max=MAX_TABLE_SEED, text=raw[:40])
+        )
+    return int(raw)
+
+
+class SeedBox:
+    """A seed box that never changes what was typed into another seed.
+
+    `widget` holds a text box and, below it, one line saying what is allowed while the text is
+    not a seed (an ipywidgets number box silently clamps "-3" to 0 and reads "1e5" as 100000).
+    `value` is the seed typed (None when empty: a random seed); reading it while the text is
+    not a seed raises the same `ValueError`, so nothing starts with a seed nobody typed.
+    """
+
+    def __init__(
+        self, value: int | None, description: str, tooltip: str, errors: ErrorLine | None = None
+    ) -> None:
+        self.errors = errors
+        """The table's error line, cleared once the text is a seed again (if it was the seed's)."""
+        self.text = W.Text(
+            value="" if value is None else str(value),
+            description=description,
+            tooltip=tooltip,
+            placeholder=_("empty: a random seed"),
+            continuous_update=False,
+            layout=W.Layout(width="19em", max_width="100%"),
+        )
+        self.message = W.HTML()
+        self.message.add_class("nothanks-seed-message")
+        self.widget = W.VBox([self.text, self.message], layout=W.Layout(max_width="100%"))
+        self.text.observe(self._on_text, names="value")
+
+    @property
+    def value(self) -> int | None:
+        """The seed typed, or None for a random one; `ValueError` for any other text."""
+        return parse_seed_text(self.text.value)
+
+    @value.setter
+    def value(self, seed: int | None) -> None:
+        self.text.value = "" if seed is None else str(_table_seed(seed))
+
+    def _on_text(self, _change: Mapping[str, Any] | None = None) -> None:
+        try:
+            parse_seed_text(self.text.value)
+        except ValueError as exc:
+            self.message.value = render.error_html(str(exc))
+        else:
+            self.message.value = ""
+            if self.errors is not None and self.errors.text.startswith(_("seed:")):
+                self.errors.clear()  # the table's line said the same; the box is valid now
+
+
 def plain_message(exc: BaseException) -> str:
     """One short line for a person: the error's own words, without the view dump or type.
 
@@ -143,11 +214,17 @@ class ErrorLine:
 _figure_ids = itertools.count()
 
 
+def page_script(html: str, text: str) -> W.Output:
+    """An invisible ``Output`` that runs the script in `html` on the page (an HTML widget's
+    scripts never run); `text` is its plain-text stand-in."""
+    out = W.Output(layout=W.Layout(height="0px", overflow="hidden"))
+    out.outputs = (_html_output(html, text),)
+    return out
+
+
 def plotly_loader() -> W.Output:
     """An ``Output`` that defines ``window.Plotly`` from the installed package (no network)."""
-    out = W.Output(layout=W.Layout(height="0px", overflow="hidden"))
-    out.outputs = (_html_output(render.plotly_js_html(), "plotly.js"),)
-    return out
+    return page_script(render.plotly_js_html(), "plotly.js")
 
 
 def _html_output(html: str, text: str) -> dict[str, Any]:

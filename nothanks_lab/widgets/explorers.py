@@ -39,16 +39,34 @@ def _checked_language(language: str | None) -> str:
 
 
 def _readable_cards(fig: Any) -> Any:
-    """Every card on the axis, small enough to read at 1024 px, the figure as wide as the page."""
-    # The legend goes above the plot: on the right it takes half of a narrow panel (JupyterLab
-    # with its file browser open gives the figure about 570 px at 1024) and the 33 card labels
-    # then overlap.
+    """An explorer's figure readable from 390 px up: title on top, legend at the bottom.
+
+    The legend sits at the foot of the figure, below the axis title: above the plot it grew
+    into the title when its entries wrapped onto two rows (a phone, or JupyterLab with its file
+    browser open), and on the right it takes half of a narrow panel.
+    """
     fig.update_layout(
         font={"size": 13},
-        margin={"l": 60, "r": 20, "t": 100, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+        # 15 px: a title fits the 250-px figure of JupyterLab at 390 px.
+        title={"font": {"size": 15}, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top"},
+        margin={"l": 60, "r": 20, "t": 60, "b": 120},
+        legend={
+            "orientation": "h",
+            "yref": "container",
+            "y": 0.01,
+            "yanchor": "bottom",
+            "xanchor": "left",
+            "x": 0,
+            "font": {"size": 13},
+        },
     )
-    fig.update_xaxes(dtick=1, tickangle=0, tickfont={"size": 11})
+    fig.update_xaxes(tickfont={"size": 11})
+    fig.update_yaxes(tickfont={"size": 11})
+    # A colour bar's title along the bar, not across it: across, it took a third of a phone.
+    fig.update_traces(
+        selector={"type": "heatmap"},
+        colorbar={"title": {"side": "right", "font": {"size": 13}}, "thickness": 14},
+    )
     return fig
 
 
@@ -103,9 +121,15 @@ class ProbabilityExplorer:
                 plotly_loader(),
                 W.HTML(render.heading_html(_("Which cards are still to come?"))),
                 self.mode,
+                # Eleven cards a row where they fit, fewer on a phone (11 × 3.4em is wider
+                # than a 390-px page: the last column was cut off).
                 W.GridBox(
                     list(self.cards.values()),
-                    layout=W.Layout(grid_template_columns="repeat(11, 3.4em)"),
+                    layout=W.Layout(
+                        grid_template_columns="repeat(auto-fill, 3.4em)",
+                        width="100%",
+                        max_width="37.4em",
+                    ),
                 ),
                 W.HBox([self.clear_button, self.summary]),
                 self.errors.widget,
@@ -149,7 +173,8 @@ class ProbabilityExplorer:
         self.in_play.show(fig1)
         self.gap.show(fig2)
         for c, b in self.cards.items():
-            paint(b, "success" if c in mine else "" if c not in others else "warning")
+            status = "mine" if c in mine else "seen" if c in others else ""
+            paint(b, render.CARD_STATUS_KIND.get(status, ""))
         unseen = self.rules.n_cards - len(mine | others)
         self.summary.value = render.hand_summary_html(sorted(mine), len(others), unseen)
 
@@ -302,6 +327,12 @@ class ChipValueExplorer:
         surface = a.take_pass_surface(r.cards, pots, hand, rules=r)
         boundary = a.bot_boundary(self._bot_class(threshold), r.cards, pots, hand, rules=r)
         fig = self._plots.plot_take_pass(surface, boundary)
+        # "MarginalCostBot(threshold=10) takes from here" is wider than a phone's figure; the
+        # threshold is on its slider right above.
+        fig.update_traces(
+            selector={"type": "scatter"},
+            name=_("{bot} takes from here").format(bot=_("the bot")),
+        )
         fig.add_scatter(
             x=[pot],
             y=[card],
@@ -310,9 +341,13 @@ class ChipValueExplorer:
             name=_("card {card}, pot {pot}").format(card=card, pot=pot),
         )
         # Only real cards on the axis (3..35 in the standard rules), not 2 and 36.
-        fig.update_yaxes(dtick=2, tick0=r.low_card, range=[r.low_card - 0.5, r.high_card + 0.5])
-        fig.update_layout(margin={"l": 60, "r": 20, "t": 70, "b": 50})
-        return fig
+        fig.update_yaxes(**self._plots.card_axis(r.low_card, r.high_card))
+        # The hand and the method as the title (the widget's heading asks the question): the
+        # lesson figure's one-line title is wider than a phone.
+        hand_text = " ".join(map(str, hand)) or _("no cards")
+        method = _("this move only") if surface.method == "immediate" else _("whole-round rollouts")
+        fig.update_layout(title={"text": f"{_('hand: {hand}').format(hand=hand_text)}; {method}"})
+        return _readable_cards(fig)
 
     @speaks
     def update(self) -> None:

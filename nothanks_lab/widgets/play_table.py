@@ -38,6 +38,7 @@ from ..view import PlayerView
 from .common import (
     MAX_BOT_DELAY_S,
     ErrorLine,
+    _fresh_seed,
     _table_seed,
     paint,
 )
@@ -299,7 +300,7 @@ class PlayTable(TableSetup, RoundFiles):
             session = TableSession(
                 specs,
                 human_seat=self.human_seat,
-                seed=int(self.seed.value),
+                seed=self._typed_seed(),
                 rounds=int(self.rounds_box.value),
                 rules=self.rules,
             )  # may raise (a bad setting): nothing of the old round changed yet
@@ -311,7 +312,12 @@ class PlayTable(TableSetup, RoundFiles):
     def play_again(self) -> None:
         """A new match with the same players and bots, dealt from the next seed."""
         with self._lock:
-            self._start(self.session.play_again(int(self.seed.value)))
+            self._start(self.session.play_again(self._typed_seed()))
+
+    def _typed_seed(self) -> int:
+        """The seed box's seed (a fresh one when it is empty); `ValueError` for junk in it."""
+        seed = self.seed.value
+        return _fresh_seed() if seed is None else seed
 
     def _start(self, session: TableSession) -> None:
         self.session = session

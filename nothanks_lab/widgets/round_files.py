@@ -20,7 +20,7 @@ from ..engine import IllegalActionError
 from ..i18n import _, fmt_decimal, ngettext, speaks
 from ..table import RoundReplay, TableSession
 from ..validate import write_atomic
-from .common import _WRAP, ErrorLine, paint, plain_message
+from .common import _WRAP, ErrorLine, page_script, paint, plain_message
 from .replay import ReplayPanel
 
 
@@ -59,6 +59,8 @@ class RoundFiles:
             render.upload_label_css(self.load_upload.description),
             layout=W.Layout(display="none"),
         )
+        # Its accessible name without the count (the CSS above hides "(0)" from the eye only).
+        self.upload_name = page_script(render.upload_name_script(), "upload button names")
         self.loaded_info = W.HTML()  # which file was loaded, and what it holds
         self._loaded = ""
         self.replay_panel = ReplayPanel(on_step=self._on_replay_step)
@@ -73,6 +75,7 @@ class RoundFiles:
                 self.save_link,
                 self.load_upload,
                 self.upload_css,
+                self.upload_name,
                 self.loaded_info,
                 self.review_status,
             ],

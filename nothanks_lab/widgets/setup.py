@@ -15,8 +15,8 @@ import ipywidgets as W
 
 from .. import render
 from ..i18n import _, speaks
-from ..table import DIFFICULTIES, MAX_TABLE_SEED, BotSpec, difficulty_bots, display_label
-from .common import _WRAP, BotPicker, ErrorLine, _fresh_seed, paint
+from ..table import DIFFICULTIES, BotSpec, difficulty_bots, display_label
+from .common import _WRAP, BotPicker, ErrorLine, SeedBox, _fresh_seed, paint
 
 
 class TableSetup:
@@ -63,12 +63,11 @@ class TableSetup:
         ]
         self.seats_box = W.VBox(layout=W.Layout(width="100%"))
         self.hide_chips = W.Checkbox(value=hide_chips, description=_("hide opponents' chips"))
-        self.seed = W.BoundedIntText(
-            value=_fresh_seed() if seed is None else seed,
-            min=0,
-            max=MAX_TABLE_SEED,
+        self.seed = SeedBox(
+            _fresh_seed() if seed is None else seed,
             description=_("seed"),
             tooltip=_("deals come from this seed; it moves on by one after each deal"),
+            errors=self.errors,
         )
         self.rounds_box = W.BoundedIntText(
             value=rounds, min=1, max=20, description=_("rounds"), tooltip=_("1 = a single round")
@@ -87,7 +86,7 @@ class TableSetup:
             [
                 W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
                 W.Box([self.players, self.rounds_box], layout=_WRAP),
-                W.Box([self.seed, self.hide_chips], layout=_WRAP),
+                W.Box([self.seed.widget, self.hide_chips], layout=_WRAP),
                 self.delay,
                 W.HTML(render.caption_html(_("Bots"), _(" (you play the seat marked 'you')"))),
                 self.seats_box,
