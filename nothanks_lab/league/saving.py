@@ -9,6 +9,7 @@ notebook are copied in; anything else is a `ValueError` naming it.
 from __future__ import annotations
 
 import ast
+import errno
 import inspect
 import re
 import sys
@@ -158,6 +159,8 @@ def save_bot(bot: Any, folder: str | PathLike[str], name: str) -> Path:
     try:
         write_atomic(path, source)  # a full disk leaves no half-written bot
     except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise  # a full disk is not a wrong argument: the OSError says what happened
         raise ValueError(
             f"folder must be a folder this account can write files in; writing {str(path)!r} "
             f"failed: {e.strerror or e}"
