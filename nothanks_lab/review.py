@@ -390,14 +390,8 @@ def _counted(label: str, count: int) -> str:
     }
     if label in forms:
         return forms[label].format(n=count)
-    return f"{count} {_plural(label, count)}"
-
-
-def _plural(label: str, count: int) -> str:
-    """``mistake`` -> ``mistakes``, ``inaccuracy`` -> ``inaccuracies`` (for `count` != 1)."""
-    if count == 1:
-        return label
-    return label[:-1] + "ies" if label.endswith("y") else label + "s"
+    plural = label[:-1] + "ies" if label.endswith("y") else label + "s"  # another label
+    return f"{count} {label if count == 1 else plural}"
 
 
 def _row(m: MoveReview) -> list[str]:

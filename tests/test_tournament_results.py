@@ -154,7 +154,7 @@ def test_user_bot_from_a_file(tmp_path) -> None:
     r = tournament(
         [f"{path}:Taker:margin=3", "marginal", "heuristic"], 3, 20, seed=1, progress=False
     )
-    assert r.names[0] == "Taker"
+    assert r.names[0] == "Taker(margin=3)"  # a file class is named with its parameters
     with pytest.raises(ValueError, match="no class 'Nope'"):
         tournament([f"{path}:Nope", "marginal", "heuristic"], 3, 5, seed=1)
     with pytest.raises(ValueError, match="no file"):
