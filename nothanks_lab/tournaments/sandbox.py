@@ -34,8 +34,9 @@ from typing import Any
 from ..engine import Action
 from ..rules import Rules
 from ..validate import check_int, check_number
-from ..view import PlayerView, hypothetical_view
+from ..view import PlayerView
 from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
+from .pipes import FrameReader
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -139,7 +140,7 @@ class IsolatedPolicy:
         self.load_s = check_number(load_s, "load_s", low=0.001)
         self._proc: subprocess.Popen[bytes] | None = None
         self._send: Connection | None = None
-        self._recv: Connection | None = None
+        self._recv: FrameReader | None = None
         self.failure: BotProcessError | None = None
         self._at: int | None = None  # the view of the batch being answered, for a failure
         self._answered, self._busy = 0, 0.0  # decisions answered, seconds they took (a wall)
@@ -178,7 +179,7 @@ class IsolatedPolicy:
             os.close(to_child_r)
             os.close(from_child_w)
         self._send = Connection(to_child_w, readable=False)
-        self._recv = Connection(from_child_r, writable=False)
+        self._recv = FrameReader(from_child_r, _MAX_MESSAGE)
         reply = self._reply(
             self.load_s + 10.0, "load", self.load_s
         )  # + interpreter start on a busy machine
@@ -234,7 +235,7 @@ class IsolatedPolicy:
                     f"(the limit) and was stopped{self._pace()}",
                     "Make sure every loop ends, and play nothing when the file loads.",
                 )
-            data = self._recv.recv_bytes(_MAX_MESSAGE)
+            data = self._recv.recv()
         except (EOFError, OSError):
             self._died(stage)
         try:
@@ -311,13 +312,13 @@ class IsolatedPolicy:
         assert self._recv is not None
         n, self._pending = self._pending, 0
         out = []
-        recv, poll = self._recv.recv_bytes, self._recv.poll
+        recv, poll = self._recv.recv, self._recv.poll
         clock = time.monotonic
         last = self._sent
         for i in range(n):
             self._at = i
             try:
-                data = recv(_MAX_MESSAGE) if poll(self.decision_s) else None
+                data = recv() if poll(self.decision_s) else None
             except (EOFError, OSError):
                 self._died("act")
             if data is None:
@@ -544,18 +545,21 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         try:
             for facts in message["views"]:
                 seat, n, active, pot, mine, chips, hands, left, current = facts
-                # The parent checked the view; league screening asks made-up positions too.
-                view = hypothetical_view(
-                    seat=seat,
-                    n_players=n,
-                    active_card=active,
-                    pot=pot,
-                    my_chips=mine,
-                    chips=tuple(chips),
-                    hands=tuple(tuple(h) for h in hands),
-                    cards_left=left,
-                    rules=rules,
-                    current_player=current,
+                # The parent sends only views of its games or of screening's made-up positions,
+                # all checked there; nothing in this process is protected by re-checking them.
+                view = PlayerView._of_engine(
+                    {
+                        "seat": seat,
+                        "n_players": n,
+                        "active_card": active,
+                        "pot": pot,
+                        "my_chips": mine,
+                        "chips": tuple(chips),
+                        "hands": tuple(tuple(h) for h in hands),
+                        "cards_left": left,
+                        "rules": rules,
+                        "current_player": current,
+                    }
                 )
                 answer = decide(view)
                 if answer is Action.TAKE or answer is Action.PASS:
