@@ -37,7 +37,7 @@ CULL_INTERVAL = 60
 #: Seconds Voilà waits before refilling the pool after a page took a kernel. The arrival burst
 #: is served first: refills started during it compete with the pages for the CPU (measured on
 #: 2 cores: 30 refills 30 s after 30 arrivals pushed every page past 90 s, 0/30 tables).
-REFILL_DELAY = 90
+REFILL_DELAY = 10
 #: JupyterLab front-end extensions that the app page never uses (lesson and grading tools).
 SKIPPED_EXTENSIONS = (
     "@jupyter/nbgrader",
