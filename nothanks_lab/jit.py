@@ -165,6 +165,31 @@ def jitted_module(module: types.ModuleType, *, nrt: bool = True) -> types.Module
 _Dispatcher = numba.core.registry.CPUDispatcher
 
 
+def _save_or_keep_in_memory(save: Callable[..., Any]) -> Callable[..., Any]:
+    """numba's ``Cache.save_overload``, which on a full or unwritable cache disk warns once and
+    keeps the compiled code in memory instead of raising: numba's own caching (``cache=True``
+    on the package's functions) would otherwise turn a nearly full disk into a crash of the
+    first `simulate` (numba only forgives such errors on Windows). Compiled code is unchanged;
+    only writing it for the next process is skipped."""
+
+    def save_overload(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            save(self, *args, **kwargs)
+        except OSError as e:
+            from .fast.cache import _warn_once
+
+            _warn_once(f"nothanks_lab: numba cannot write its cache ({e}); kept in memory only")
+
+    save_overload._nothanks_lab = True  # type: ignore[attr-defined]
+    return save_overload
+
+
+if not getattr(numba.core.caching.Cache.save_overload, "_nothanks_lab", False):
+    numba.core.caching.Cache.save_overload = _save_or_keep_in_memory(  # type: ignore[method-assign]
+        numba.core.caching.Cache.save_overload
+    )
+
+
 def _library_dirs() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     keys = ("stdlib", "platstdlib", "purelib", "platlib")

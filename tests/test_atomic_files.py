@@ -104,16 +104,29 @@ k.write_atomic = full
 """
 
 
+_NUMBA_ENOSPC = """
+import errno
+import numba.core.caching as c
+def full(*a, **kw):
+    raise OSError(errno.ENOSPC, "No space left on device")
+c.IndexDataCacheFile.save = full
+"""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("case", ["read-only cache folder", "full cache disk"])
+@pytest.mark.parametrize(
+    "case", ["read-only cache folder", "full cache disk", "full disk for numba's own cache"]
+)
 def test_an_unwritable_cache_compiles_in_memory_with_one_warning(case: str, tmp_path) -> None:
     bots = [MarginalCostBot(3), MarginalCostBot(9), MarginalCostBot(1)]
     expected = nt.simulate(bots, 50, seed=4).scores.tolist()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     if case == "read-only cache folder":  # /proc refuses new folders, even to root
         env["NOTHANKS_LAB_CACHE"], patch = "/proc/nothanks_lab_cache", ""
-    else:
+    elif case == "full cache disk":
         env["NOTHANKS_LAB_CACHE"], patch = str(tmp_path / "cache"), _ENOSPC
+    else:  # the kernel's file fits, numba's compiled code does not (a nearly full disk)
+        env["NOTHANKS_LAB_CACHE"], patch = str(tmp_path / "cache"), _NUMBA_ENOSPC
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba")
     out = subprocess.run(
         [sys.executable, "-c", _IN_MEMORY.format(patch=patch)],

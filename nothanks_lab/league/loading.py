@@ -55,7 +55,9 @@ def _load_isolated(
     from ..tournaments.sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
 
     limit = DECISION_LIMIT_S if time_limit is None else time_limit
-    policy = IsolatedPolicy(path, rules=rules, decision_s=limit, load_s=limit, seed=seed)
+    policy = IsolatedPolicy(  # the files beside it are classmates' bots: not importable
+        path, rules=rules, decision_s=limit, load_s=limit, seed=seed, siblings=False
+    )
     try:
         policy.start()
     except BotProcessError as e:

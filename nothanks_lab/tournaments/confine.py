@@ -26,11 +26,13 @@ the field, so a bot that draws from them unseeded plays the same on every rerun.
 from __future__ import annotations
 
 import ctypes
+import errno
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
 import signal
+import stat
 import types
 from collections.abc import Sequence
 from pathlib import Path
@@ -49,11 +51,35 @@ _CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
 _PR_SET_PDEATHSIG = 1
 
 
-def read_source(path: Path) -> str:
-    """The text of a bot's file (refused when it is not a regular file or is too large)."""
-    from ..validate import read_file_bytes
+def _read_plain(path: Path, max_bytes: int) -> bytes:
+    """The bytes of `path` if it is a plain file of its folder, else OSError.
 
-    return read_file_bytes(path, "bot file").decode("utf-8")
+    The files are read before rights are dropped (perhaps as root), so only what a student can
+    have put there is read: a regular file, not a symbolic link (``O_NOFOLLOW``: a link to
+    ``/etc/shadow`` would hand its text to every bot) and with one name only (a hard link to a
+    file elsewhere has two).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise OSError(f"{path.name} is not a plain file (a link, device or folder)")
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(f"{path.name} is larger than {max_bytes} bytes")
+    return data
+
+
+def read_source(path: Path) -> str:
+    """The text of a bot's file (refused when it is a link, not a regular file, or too large)."""
+    from ..validate import MAX_FILE_BYTES
+
+    try:
+        return _read_plain(path, MAX_FILE_BYTES).decode("utf-8")
+    except OSError as e:
+        if e.errno == errno.ELOOP:  # O_NOFOLLOW on a symbolic link
+            raise OSError(f"{path.name} is a symbolic link; give the file itself") from None
+        raise
 
 
 def sibling_sources(path: Path) -> dict[str, str]:
@@ -67,10 +93,9 @@ def sibling_sources(path: Path) -> dict[str, str]:
         if entry == path or not entry.stem.isidentifier():
             continue
         try:
-            if entry.is_file() and entry.stat().st_size <= MAX_SIBLING_BYTES:
-                found[entry.stem] = entry.read_text(encoding="utf-8")
+            found[entry.stem] = _read_plain(entry, MAX_SIBLING_BYTES).decode("utf-8")
         except (OSError, UnicodeDecodeError):
-            continue
+            continue  # links, folders, devices, large or unreadable files are not served
     return found
 
 
@@ -140,6 +165,29 @@ def _new_pid_namespace(fds: Sequence[int]) -> bool:
     os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
+#: Standard modules a bot may import even where the unprivileged user cannot read Python's
+#: library (a Python installed under ``/root``): imported before the change of user.
+COMMON_MODULES = (
+    "abc", "array", "bisect", "collections", "contextlib", "copy", "dataclasses", "datetime",
+    "decimal", "enum", "fractions", "functools", "glob", "heapq", "itertools", "json", "math",
+    "numbers", "operator", "pathlib", "random", "re", "statistics", "string", "textwrap",
+    "time", "typing",
+)  # fmt: skip
+
+
+def _library_readable_by_others() -> bool:
+    """Whether a user other than the owner can reach and read Python's standard library."""
+    where = Path(os.__file__).resolve().parent
+    for folder in (where, *where.parents):
+        try:
+            mode = folder.stat().st_mode
+        except OSError:
+            return False
+        if not mode & stat.S_IXOTH or (folder == where and not mode & stat.S_IROTH):
+            return False
+    return True
+
+
 def confine(fds: Sequence[int]) -> tuple[str, ...]:
     """Confine this process (the bot's) as far as the machine allows; which measures apply.
 
@@ -152,6 +200,11 @@ def confine(fds: Sequence[int]) -> tuple[str, ...]:
     if in_namespace:
         applied.append("pid namespace")
     if os.geteuid() == 0:
+        if not _library_readable_by_others():  # the bot could import nothing new as nobody
+            import importlib
+
+            for name in COMMON_MODULES:
+                importlib.import_module(name)
         os.setgroups([])
         os.setgid(NOBODY)
         os.setuid(NOBODY)

@@ -36,6 +36,7 @@ from ..rules import Rules
 from ..validate import check_int, check_number
 from ..view import PlayerView
 from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
+from .frames import _tuples
 from .pipes import FrameReader
 
 __all__ = [
@@ -53,6 +54,9 @@ MEMORY_LIMIT_MB = 512
 CPU_LIMIT_S = 300.0
 #: Wall-clock seconds for one decision (and the load of a file) before the child is killed.
 DECISION_LIMIT_S = 10.0
+#: Mean seconds per decision a bot may take (checked after ``_MEAN_AFTER``): a bot sleeping 2 s a
+#: move keeps under the per-decision limit but would stretch a league to hours.
+MEAN_DECISION_LIMIT_S, _MEAN_AFTER = 1.0, 100
 #: Largest message a child may send (bytes): more is a broken or hostile child.
 _MAX_MESSAGE = 1 << 20
 
@@ -89,10 +93,6 @@ def _rules_facts(rules: Rules) -> dict[str, Any]:
     return dataclasses.asdict(rules)
 
 
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
-
-
 class IsolatedPolicy:
     """A policy whose ``act(view)`` runs a league file's bot in a child process.
 
@@ -114,8 +114,12 @@ class IsolatedPolicy:
         params: dict[str, Any] | None = None,
         name: str | None = None,
         seed: tuple[int, ...] | None = None,
+        siblings: bool = True,
     ) -> None:
         self.path = Path(path)
+        #: Whether the ``*.py`` files beside the bot may be imported by it (a bot's own helper
+        #: modules); a league says False: the files beside a student's are classmates' bots.
+        self.siblings = bool(siblings)
         #: (run seed, place in the field): seeds the child's ``random`` and ``np.random``
         #: global state before the file runs (None: left to fresh entropy).
         self.seed = None if seed is None else tuple(check_int(k, "seed", low=0) for k in seed)
@@ -138,6 +142,7 @@ class IsolatedPolicy:
         self.cpu_s = check_number(cpu_s, "cpu_s", low=0.1)
         self.decision_s = check_number(decision_s, "decision_s", low=0.001)
         self.load_s = check_number(load_s, "load_s", low=0.001)
+        self.mean_s = min(MEAN_DECISION_LIMIT_S, self.decision_s)
         self._proc: subprocess.Popen[bytes] | None = None
         self._send: Connection | None = None
         self._recv: FrameReader | None = None
@@ -156,7 +161,8 @@ class IsolatedPolicy:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         config = {
-            "path": str(self.path.resolve()),  # the child starts in the file's folder
+            # Absolute, links not followed: a link to a file only root may read is refused.
+            "path": os.path.abspath(self.path),  # the child starts in the file's folder
             "rules": _rules_facts(self.rules),
             "memory": int(self.memory_mb * 2**20),
             "cpu": float(self.cpu_s),
@@ -164,6 +170,7 @@ class IsolatedPolicy:
             "class": self.class_name,
             "params": self.params,
             "seed": None if self.seed is None else list(self.seed),
+            "siblings": self.siblings,
         }
         try:
             self._proc = subprocess.Popen(
@@ -259,8 +266,10 @@ class IsolatedPolicy:
             code = self._proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        if code is not None and code < 0 and -code in (signal.SIGXCPU, signal.SIGKILL):
+        if code == -signal.SIGXCPU:
             problem = f"it used more than {self.cpu_s:g} s of CPU time and was stopped"
+        elif code == -signal.SIGKILL:  # not the CPU limit (that sends SIGXCPU first)
+            problem = "its process was killed from outside (SIGKILL: out of memory, or a person)"
         else:
             when = "while the file loaded" if stage == "load" else "while it was deciding"
             problem = f"its process ended {when} (exit code {code})"
@@ -329,6 +338,13 @@ class IsolatedPolicy:
                 )
             now = clock()
             self._answered, self._busy, last = self._answered + 1, self._busy + now - last, now
+            if self._answered >= _MEAN_AFTER and self._busy > self._answered * self.mean_s:
+                self._die(
+                    f"its decisions took {self._busy / self._answered:.2f} s each on average "
+                    f"over {self._answered} decisions, more than the {self.mean_s:g} s a bot "
+                    "may take on average (a league would take hours)",
+                    "Keep each decision quick: no sleeping, no long searches.",
+                )
             if data == b"T" or data == b"P":
                 out.append(Action.TAKE if data == b"T" else Action.PASS)
                 continue
@@ -491,7 +507,7 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
     unread: Exception | None = None
     try:  # read while the teacher's rights still hold: the bot may lose them below
         source: str | None = read_source(path)
-        siblings = sibling_sources(path)
+        siblings = sibling_sources(path) if config.get("siblings", True) else {}
     except (OSError, ValueError) as e:  # ValueError: not a regular file, too large, not UTF-8
         source, siblings, unread = None, {}, e
     confine((in_fd, out_fd))

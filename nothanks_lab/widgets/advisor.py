@@ -140,7 +140,7 @@ class Advisor:
                 W.HTML(render.caption_html(_("Entries"), _(" (newest first)"))),
                 self.log,
             ],
-            layout=W.Layout(width="100%"),
+            layout=W.Layout(width="auto"),  # not 100%: its own margins would overflow its box
         )
         g = self.errors.guard
         self.players.observe(g(self._on_players), names="value")

@@ -136,7 +136,9 @@ class ProbabilityExplorer:
                 self.in_play.output,
                 self.gap.output,
             ],
-            layout=W.Layout(width="100%"),
+            # "auto", not 100%: the widget's own 2-px margins made the root 4 px wider than
+            # its box in JupyterLab (newcomer trial).
+            layout=W.Layout(width="auto"),
         )
         self.set_cards(hand, seen)
 
@@ -280,7 +282,9 @@ class ChipValueExplorer:
                 self.answer,
                 self.figure.output,
             ],
-            layout=W.Layout(width="100%"),
+            # "auto", not 100%: the widget's own 2-px margins made the root 4 px wider than
+            # its box in JupyterLab (newcomer trial).
+            layout=W.Layout(width="auto"),
         )
         for w in (self.card, self.pot, self.hand, self.threshold):
             w.observe(self._on_input, names="value")

@@ -227,12 +227,13 @@ class RoundFiles:
             self.load_round(bytes(item["content"]))
         except ValueError as exc:
             name = item.get("name", _("the file"))
-            raise ValueError(f"{name}: {plain_message(exc)}") from None
+            kept = _("Nothing was loaded: the table still shows what it showed before.")
+            raise ValueError(f"{name}: {plain_message(exc)} {kept}") from None
         else:
             self.errors.clear()
             name = item.get("name", _("the file"))
             self.loaded_info.value = render.small_html(
-                _("Loaded {name}: {what}").format(name=name, what=self._loaded)
+                _("Loaded {name}: {what}").format(name=name, what=self._loaded) + "."
             )
         finally:
             self.load_upload.value = ()  # so the same file can be loaded again

@@ -1,0 +1,123 @@
+"""What a student's file can read and how long it may take, in a league's isolated processes.
+
+A league reads each file (and, for a plain isolated bot, the files beside it) before the bot's
+process drops its rights, so these tests plant what a student could plant: a symbolic link to a
+file only the teacher may read, a classmate's file to import, a bot that is legal but slow.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import nothanks_lab as nt
+from nothanks_lab.league import run_league
+from nothanks_lab.tournaments import sandbox
+from nothanks_lab.tournaments.sandbox import BotProcessError, IsolatedPolicy
+
+HONEST = "from nothanks_lab import Action\ndef act(view):\n    return Action.TAKE\n"
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(text))
+
+
+def _texts(result: object) -> str:
+    return " ".join(f"{r.problem} {r.advice}" for r in result.rejections)  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_a_link_to_a_private_file_hands_its_text_to_no_bot(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET = 1\n")
+    secret.chmod(0o600)
+    league = tmp_path / "league"
+    league.mkdir()
+    (league / "notes.py").symlink_to(secret)  # a "bot" that is a link to the private file
+    _write(
+        league,
+        {
+            "honest": HONEST,
+            "thief": """
+                import sys
+                from nothanks_lab import Action
+                def act(view):
+                    found = [str(getattr(f, "sources", "")) for f in sys.meta_path]
+                    if any("TOPSECRET" in t for t in found):
+                        raise ValueError("stolen: " + " ".join(found))
+                    return Action.TAKE
+            """,
+        },
+    )
+    result = run_league(league, n_games=2, seed=1, progress=False, time_limit=5)
+    assert "TOPSECRET" not in _texts(result)
+    assert "thief" in result.students and "honest" in result.students
+    notes = [r for r in result.rejections if r.name == "notes"]
+    assert notes and "link" in notes[0].problem
+
+
+@pytest.mark.slow
+def test_a_league_bot_cannot_import_a_classmate_but_can_import_the_standard_library(
+    tmp_path: Path,
+) -> None:
+    _write(
+        tmp_path,
+        {
+            "alice": "SECRET = 4\n" + HONEST,
+            "mallory": """
+                from nothanks_lab import Action
+                def act(view):
+                    import alice
+                    return Action.TAKE if alice.SECRET else Action.PASS
+            """,
+            "stats_user": """
+                import glob, statistics
+                from nothanks_lab import Action
+                def act(view):
+                    m = statistics.mean([view.pot, view.my_chips]) + len(glob.glob("*.nope"))
+                    return Action.TAKE if m >= 2 or not view.can_pass else Action.PASS
+            """,
+        },
+    )
+    result = run_league(tmp_path, n_games=2, seed=1, progress=False, time_limit=5)
+    assert "stats_user" in result.students and "alice" in result.students
+    mallory = [r for r in result.rejections if r.name == "mallory"]
+    assert mallory and "alice" in mallory[0].problem
+
+
+def test_a_legal_but_slow_bot_is_stopped_by_the_mean_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "slow.py"
+    path.write_text("import time\nfrom nothanks_lab import Action\ndef act(view):\n"
+                    "    time.sleep(0.02)\n    return Action.TAKE\n")  # fmt: skip
+    monkeypatch.setattr(sandbox, "MEAN_DECISION_LIMIT_S", 0.01)
+    bot = IsolatedPolicy(path, decision_s=5)
+    view = nt.Game(3, seed=1).view(0)
+    try:
+        with pytest.raises(BotProcessError, match="on average"):
+            bot.act_many([view] * (sandbox._MEAN_AFTER + 20))
+    finally:
+        bot.close()
+
+
+def test_a_process_killed_from_outside_is_not_blamed_on_the_cpu_limit(tmp_path: Path) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text(HONEST)
+    bot = IsolatedPolicy(path)
+    view = nt.Game(3, seed=1).view(0)
+    try:
+        assert bot.act(view) is nt.Action.TAKE
+        assert bot._proc is not None
+        os.kill(bot._proc.pid, signal.SIGKILL)
+        bot._proc.wait()
+        with pytest.raises(BotProcessError, match="killed from outside") as info:
+            bot.act(view)
+        assert "CPU" not in str(info.value)
+    finally:
+        bot.close()
