@@ -319,6 +319,17 @@ def test_the_portuguese_app_page_in_a_browser(tmp_path: Path) -> None:
         no_thanks = page.get_by_role("button", name="Não, obrigado!", exact=True)
         take.wait_for(timeout=45_000)
         no_thanks.wait_for(timeout=5_000)
+        size = page.viewport_size
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone: «Não, obriga…» was cut
+        page.wait_for_timeout(500)
+        cut_on_a_phone = page.evaluate(
+            "() => [...document.querySelectorAll('button')]"
+            ".filter(b => b.getClientRects().length && b.scrollWidth > b.clientWidth + 1)"
+            ".map(b => b.innerText)"
+        )
+        assert cut_on_a_phone == [], cut_on_a_phone
+        if size:
+            page.set_viewport_size(size)
         final = page.locator(".nothanks-final")
         seen: list[str] = []
         passed, last_click = False, 0.0

@@ -170,6 +170,8 @@ class PlayTable(TableSetup, RoundFiles):
         self.take_button = paint(W.Button(description=_("Take")), "warning")
         self.pass_button = paint(W.Button(description=_("No Thanks!")), "success")
         self.hint_toggle = W.ToggleButton(value=False, description=_("Hints"))
+        for b in (self.take_button, self.pass_button, self.hint_toggle):
+            b.layout.width, b.layout.min_width = "auto", "7em"
         self.reason = W.HTML()
         self.hints = W.HTML()
         self.final = W.HTML()
@@ -190,7 +192,12 @@ class PlayTable(TableSetup, RoundFiles):
                 self.title,
                 self.table,
                 self.status,
-                W.HBox([self.take_button, self.pass_button, self.hint_toggle]),
+                # Buttons as wide as their words, wrapping on a phone: fixed 148-px buttons cut
+                # «Não, obrigado!» to «Não, obriga…» at 390 px (Brazilian teacher's trial).
+                W.HBox(
+                    [self.take_button, self.pass_button, self.hint_toggle],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
                 self.reason,
                 self.errors.widget,
                 self.final,
