@@ -21,6 +21,7 @@ import sys
 import sysconfig
 import threading
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -165,6 +166,9 @@ def jitted_module(module: types.ModuleType, *, nrt: bool = True) -> types.Module
 _Dispatcher = numba.core.registry.CPUDispatcher
 
 
+_cache_warned: list[bool] = []
+
+
 def _save_or_keep_in_memory(save: Callable[..., Any]) -> Callable[..., Any]:
     """numba's ``Cache.save_overload``, which on a full or unwritable cache disk warns once and
     keeps the compiled code in memory instead of raising: numba's own caching (``cache=True``
@@ -176,9 +180,13 @@ def _save_or_keep_in_memory(save: Callable[..., Any]) -> Callable[..., Any]:
         try:
             save(self, *args, **kwargs)
         except OSError as e:
-            from .fast.cache import _warn_once
-
-            _warn_once(f"nothanks_lab: numba cannot write its cache ({e}); kept in memory only")
+            if not _cache_warned:  # once per process: every later save would say the same
+                _cache_warned.append(True)
+                warnings.warn(
+                    f"nothanks_lab: numba cannot write its cache ({e}); kept in memory only",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
 
     save_overload._nothanks_lab = True  # type: ignore[attr-defined]
     return save_overload

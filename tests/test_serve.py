@@ -86,7 +86,7 @@ def test_the_voila_command_sets_pool_culling_timeouts_and_template(tmp_path: Pat
         "--Voila.ip=127.0.0.1",
         "--preheat_kernel=True",
         "--pool_size=9",  # one per student and 2 spare
-        "--VoilaKernelManager.fill_delay=90",
+        "--VoilaKernelManager.fill_delay=10",
         "--MappingKernelManager.kernel_info_timeout=120",
         "--VoilaConfiguration.extension_denylist=@jupyter/nbgrader",
         "--KernelManager.transport=ipc",
