@@ -780,3 +780,37 @@ def test_errors_a_student_meets_speak_portuguese() -> None:
     assert f"de 0 a {MAX_TABLE_SEED}; veio {MAX_TABLE_SEED + 1}" in seen["table seed"]
     with pytest.raises(ValueError, match=r"^unknown exercise 'nope'; exercises: "):
         lessons.exercise("nope")  # English as before
+
+
+# ------------------------------------------------------------------ the Brazilian teacher's trial
+@pytest.mark.parametrize("answer", [(0, 371), (73,), (0, 5, 1)])
+def test_a_decimal_comma_in_code_is_explained_not_echoed(answer: tuple[int, ...]) -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        fb = check_answer("p28_start", answer)
+    assert fb.status == "wrong"
+    assert "tuple" not in fb.message and "0,42" not in fb.message
+    assert "vírgula separa valores" in fb.message and "0.371" in fb.message
+    assert "'0,371'" in fb.message  # the text form, in quotes
+    english = check_answer("p28_start", answer).message
+    assert "comma separates values" in english and "tuple" not in english
+
+
+def test_student_feedback_has_no_scientific_notation_in_portuguese() -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        fb = check_answer("p28_start", 24 / 33 + 1e-12)  # computed, not a rounding
+    assert fb.correct and "1e-9" not in fb.message and "bilhão" in fb.message
+
+
+def test_a_wrong_percentage_is_not_called_not_a_chance() -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        wrong = check_answer("p28_start", "40,5%")
+        beyond = check_answer("p28_start", "140%")
+    assert wrong.status == "wrong" and "não é uma chance" not in wrong.message
+    assert "40,5%" in wrong.message and "Dica" in wrong.message
+    assert "não é uma chance" in beyond.message

@@ -130,6 +130,13 @@ def _read(answer: Any) -> _Reading | Feedback | str:
         return _write(N_("a complex number is not an answer here; write {forms}."))
     if isinstance(answer, bytes | bytearray | memoryview):
         return _write(N_("an answer must be one number, not bytes; write {forms}."))
+    if isinstance(answer, tuple):
+        # ``answer = 0,371`` is the tuple (0, 371): a decimal comma, which Python reads as a
+        # separator. Never read as a number (0,05 would be (0, 5)); say how to write it.
+        return _(
+            "in Python a comma separates values, so this answer is not one number; write a "
+            "decimal with a point (0.371), or as text in quotes ('0,371')."
+        )
     if isinstance(answer, np.ndarray):
         if answer.ndim > 0:
             return _write(
@@ -324,6 +331,10 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
         text = _(
             "{shown} would mean it never happens, but it can: the chance is not zero. Hint: {hint}"
         ).format(shown=shown, hint=ex.hint)
+        return Feedback(ex.key, "wrong", text)
+    if ex.probability and r.percent and 0 <= r.value <= 100:
+        # "40.5%" for 0.371: a percentage, just not the right one.
+        text = _("{shown} is not it. Hint: {hint}").format(shown=shown, hint=ex.hint)
         return Feedback(ex.key, "wrong", text)
     if ex.probability and not 0 <= r.value <= 1:
         text = _("{shown} is not a chance: a chance lies between 0 and 1.").format(shown=shown)
