@@ -45,6 +45,7 @@ __all__ = [
     "fmt_decimal",
     "fmt_int",
     "fmt_percent",
+    "fmt_separator",
     "get_language",
     "gettext",
     "language",
@@ -237,6 +238,12 @@ def fmt_percent(x: float, digits: int = 0, *, sign: bool = False) -> str:
     if sign:
         pattern = f"+{pattern};-{pattern}"
     return format_percent(round(x, digits + 2), format=pattern, locale=loc)
+
+
+def fmt_separator() -> str:
+    """What separates numbers in a list or an interval: ``", "``, or ``"; "`` where the
+    decimal mark is a comma (Portuguese: ``[0,9; 2,2]``, ``0,371; 0,370``)."""
+    return "; " if fmt_decimal(0.5, 1)[1] == "," else ", "
 
 
 def fmt_int(n: int) -> str:

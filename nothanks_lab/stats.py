@@ -29,7 +29,7 @@ from numbers import Rational
 
 import numpy as np
 
-from .i18n import _, fmt_decimal, fmt_percent
+from .i18n import _, fmt_decimal, fmt_percent, fmt_separator
 from .validate import check_int, is_number
 
 __all__ = [
@@ -95,8 +95,7 @@ def fmt_ends(low: float, high: float, spec: str) -> str:
     the decimal mark is a comma (Portuguese); ``[n/a]`` when undefined (NaN)."""
     if math.isnan(low) or math.isnan(high):
         return "[" + _("n/a") + "]"
-    between = "; " if _decimal_mark() == "," else ", "
-    return f"[{fmt_number(low, spec)}{between}{fmt_number(high, spec)}]"
+    return f"[{fmt_number(low, spec)}{fmt_separator()}{fmt_number(high, spec)}]"
 
 
 def check_level(level: object, name: str = "level") -> float:

@@ -814,3 +814,21 @@ def test_a_wrong_percentage_is_not_called_not_a_chance() -> None:
     assert wrong.status == "wrong" and "não é uma chance" not in wrong.message
     assert "40,5%" in wrong.message and "Dica" in wrong.message
     assert "não é uma chance" in beyond.message
+
+
+def test_the_teachers_accepted_line_in_portuguese() -> None:
+    from nothanks_lab.kit.solutions import solution
+    from nothanks_lab.lessons import _accepted, check_answer
+
+    with language("pt_BR"):
+        text = _accepted("tiny_two_runs")
+        whole = _accepted("break_even_20")
+        answer = solution("tiny_two_runs").text
+        forms = re.search(r"truncado: (.*?), …", text)
+        assert forms is not None
+        for form in forms[1].split("; "):  # each listed form is graded right, as written
+            assert check_answer("tiny_two_runs", form).status == "right", form
+    for english in ("accepted", "or Fraction", "computed", "1e-9", "rounded", "fewer", "0.4"):
+        assert english not in text, english
+    assert text.startswith("aceita: 3/7") and "casas decimais" in text and "42,9%" in text
+    assert whole == "aceita: 19 (também 19,0)" and answer == "3/7 ≈ 0,428571"

@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from ..i18n import N_, _, fmt_decimal, fmt_int, ngettext
+from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_separator, ngettext
 from .exercise import Exercise, Feedback
 from .keys import _exact, exercise
 
@@ -369,7 +369,8 @@ def _fixed(value: Fraction, places: int) -> str:
 
 
 def _accepted(key: str) -> str:
-    """What `check_answer` accepts for exercise `key`, for the teacher (it holds the answer).
+    """What `check_answer` accepts for exercise `key`, for the teacher (it holds the answer),
+    in the language in use (decimals with its decimal mark).
 
     >>> _accepted("break_even_20")
     'accepted: 19 (also 19.0)'
@@ -377,29 +378,44 @@ def _accepted(key: str) -> str:
     ex = exercise(key)
     exact = _exact(key)
     d = ex.digits
+    sep = fmt_separator()
     if exact.denominator == 1:
-        return f"accepted: {exact.numerator} (also {exact.numerator}.0)"
+        return _("accepted: {n} (also {decimal})").format(
+            n=exact.numerator, decimal=_as_written(f"{exact.numerator}.0")
+        )
     scaled = exact * 10**d
     if scaled.denominator == 1:  # a decimal that ends within the places needed
-        return f"accepted: {exact} = {_fixed(exact, d)} exactly, in either form"
+        return _("accepted: {exact} = {decimal} exactly, in either form").format(
+            exact=exact, decimal=_as_written(_fixed(exact, d))
+        )
     forms = []
     for places in (d, d + 1):
         for v in dict.fromkeys(_rounded(exact, places)[1:] + _rounded(exact, places)[:1]):
-            forms.append(_fixed(v, places))
-    computed = f"{exact.numerator} / {exact.denominator}"
-    at_least = _places(d).replace("decimal ", "")
-    text = (
-        f"accepted: {exact} (or Fraction({exact.numerator}, {exact.denominator}), or a computed "
-        f"value such as {computed} to 1e-9), or a decimal of at least {at_least} that is "
-        f"{exact} rounded or truncated: {', '.join(dict.fromkeys(forms))}, …"
+            forms.append(_as_written(_fixed(v, places)))
+    text = _(
+        "accepted: {exact} (or Fraction({top}, {bottom}), or a computed value such as "
+        "{top} / {bottom} to 1e-9), or a decimal of at least {at_least} that is {exact} "
+        "rounded or truncated: {forms}, …"
+    ).format(
+        exact=exact,
+        top=exact.numerator,
+        bottom=exact.denominator,
+        at_least=ngettext("{n} place", "{n} places", d).format(n=d),
+        forms=sep.join(dict.fromkeys(forms)),
     )
     coarse = [
-        _fixed(v, p) for p in range(d - 1, 0, -1) for v in dict.fromkeys(_rounded(exact, p)) if v
+        _as_written(_fixed(v, p))
+        for p in range(d - 1, 0, -1)
+        for v in dict.fromkeys(_rounded(exact, p))
+        if v
     ]
     closes = []
     if coarse:
-        closes.append(f"fewer places ({', '.join(dict.fromkeys(coarse))})")
+        closes.append(_("fewer places ({forms})").format(forms=sep.join(dict.fromkeys(coarse))))
     if ex.probability:
         pct = max(d - 2, 1)
-        closes.append(f"a percentage ({_fixed(_rounded(exact * 100, pct)[1], pct)}%)")
-    return text + (f"; close: {' or '.join(closes)}" if closes else "")
+        shown = _as_written(f"{_fixed(_rounded(exact * 100, pct)[1], pct)}%")
+        closes.append(_("a percentage ({percent})").format(percent=shown))
+    if not closes:
+        return text
+    return text + _("; close: {forms}").format(forms=_(" or ").join(closes))
