@@ -832,3 +832,20 @@ def test_the_teachers_accepted_line_in_portuguese() -> None:
         assert english not in text, english
     assert text.startswith("aceita: 3/7") and "casas decimais" in text and "42,9%" in text
     assert whole == "aceita: 19 (também 19,0)" and answer == "3/7 ≈ 0,428571"
+
+
+def test_portuguese_figures_use_a_decimal_comma() -> None:
+    from nothanks_lab import plots
+    from nothanks_lab.render.figures import gap_chances_figure
+
+    def figures() -> list[Any]:
+        return [
+            plots.plot_in_play_chances([3, 10], hand=(27, 29)),  # through plots' _style
+            gap_chances_figure({(5,): 0.25, (7, 8): 0.0}, [4, 6, 9]),  # drawn in render
+        ]
+
+    with language("pt_BR"):
+        pt = figures()
+    en = figures()
+    assert pt and all(f.layout.separators == ",." for f in pt)
+    assert all(f.layout.separators is None for f in en)  # English: plotly's default, unchanged
