@@ -849,3 +849,21 @@ def test_portuguese_figures_use_a_decimal_comma() -> None:
     en = figures()
     assert pt and all(f.layout.separators == ",." for f in pt)
     assert all(f.layout.separators is None for f in en)  # English: plotly's default, unchanged
+
+
+def test_portuguese_intervals_separate_their_ends_with_a_semicolon() -> None:
+    from types import SimpleNamespace
+
+    from nothanks_lab.render.review import _move_review_words
+    from nothanks_lab.render.tables import fmt_share
+
+    cost = SimpleNamespace(value=0.7, low=-0.9, high=2.2)
+    move = SimpleNamespace(forced=False, action=Action.PASS, best=Action.TAKE, cost_estimate=cost)
+    with language("pt_BR"):
+        words = _move_review_words(move)  # type: ignore[arg-type]
+        shares = fmt_share(0.042, 0.04, 0.05), fmt_share(0.0, 0.0, 0.00096)
+    assert "custou 0,7 pontos [-0,9; 2,2]" in words, words
+    assert shares == ("4% [4%; 5%]", "0% [0%; 0,1%]")
+    english = _move_review_words(move)  # type: ignore[arg-type]
+    assert "cost 0.7 points [-0.9, 2.2]; better: Take" == english
+    assert fmt_share(0.042, 0.04, 0.05) == "4% [4%, 5%]"
