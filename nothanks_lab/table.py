@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .bots.specs import BOT_WORDS
 from .engine import Action, Event, Game, IllegalActionError
 from .i18n import N_, _
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
@@ -134,19 +135,6 @@ def spec_label(spec: BotSpec) -> str:
         )
         return f"{name}({inner})" if inner else name
     return policy_name(spec)
-
-
-#: What each registered bot's name says, as a word a person reads (translated where shown;
-#: the spec names in code stay as they are).
-BOT_WORDS = {
-    "marginal": N_("marginal"),
-    "random": N_("random"),
-    "heuristic": N_("heuristic"),
-    "expectation": N_("expectation"),
-    "search": N_("search"),
-    "best": N_("best"),
-    "linear": N_("linear"),
-}
 
 
 def display_label(spec: BotSpec) -> str:

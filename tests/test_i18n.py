@@ -867,3 +867,21 @@ def test_portuguese_intervals_separate_their_ends_with_a_semicolon() -> None:
     english = _move_review_words(move)  # type: ignore[arg-type]
     assert "cost 0.7 points [-0.9, 2.2]; better: Take" == english
     assert fmt_share(0.042, 0.04, 0.05) == "4% [4%, 5%]"
+
+
+def test_bot_names_a_student_reads_are_the_tables_words() -> None:
+    from nothanks_lab import analysis as an
+    from nothanks_lab.bots import make_bot
+    from nothanks_lab.bots.specs import bot_label
+    from nothanks_lab.table import display_label
+
+    ev = an.evaluate_position(an.position_view(11, 0, n_players=3), make_bot("linear"), n=60)
+    field = [make_bot("heuristic"), make_bot("marginal"), make_bot("marginal", threshold=3)]
+    result = nt.tournament(field, 3, 2, seed=1)
+    with language("pt_BR"):
+        printed, table = str(ev), str(result)
+        words = display_label("linear"), display_label("heuristic")
+        assert bot_label("MarginalCostBot(threshold=3) #2") == "marginal(threshold=3) #2"
+    assert f", {words[0]}, " in printed and "LinearBot" not in printed, printed
+    assert words[1] == "heurístico" and "heurístico" in table and "Bot(" not in table, table
+    assert "LinearBot(defaults)" in str(ev) and "HeuristicBot(defaults)" in str(result)
