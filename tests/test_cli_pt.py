@@ -124,3 +124,18 @@ def test_a_language_not_spoken_falls_back_to_english() -> None:
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "marginal" in done.stdout
     assert done.stderr.count("NOTHANKS_LAB_LANG must be one of 'en', 'pt_BR'; got 'es'") == 1
+
+
+def test_the_progress_bar_speaks_portuguese() -> None:
+    env = {**os.environ, "NOTHANKS_LAB_LANG": "pt_BR", "PYTHONPATH": str(ROOT)}
+    argv = ["tournament", *FIELD, "--players", "3", "--games", "6", "--seed", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "nothanks_lab", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "torneio:" in done.stderr and "tournament:" not in done.stderr, done.stderr

@@ -52,8 +52,8 @@ def bot_label(name: str) -> str:
 
     English keeps the name as printed (``HeuristicBot(defaults)``); in another language each
     registered bot's class name becomes its word (`BOT_WORDS`, the word the play table's
-    labels use), with only the parameters that differ from the defaults, as the play table
-    names its bots: ``heurístico``, ``marginal(threshold=3) #2``.
+    labels use), with only the parameters that differ from the defaults (and no seed), as the
+    play table names its bots: ``heurístico``, ``marginal(threshold=3) #2``, ``aleatório``.
 
     >>> from nothanks_lab.i18n import language
     >>> with language("pt_BR"):
@@ -72,7 +72,8 @@ def bot_label(name: str) -> str:
             return m[0]
         defaults = {p.name: _default_text(p.default) for p in getattr(cls, "PARAMS", ())}
         pairs = [kv.partition("=") for kv in m[2].split(", ") if kv and kv != "defaults"]
-        changed = [k + eq + v for k, eq, v in pairs if defaults.get(k) != v]
+        # A seed is how the run was drawn, not a setting of the bot: the table names none.
+        changed = [k + eq + v for k, eq, v in pairs if k != "seed" and defaults.get(k) != v]
         shown = _(BOT_WORDS[key])
         return f"{shown}({', '.join(changed)})" if changed else shown
 

@@ -173,7 +173,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             "duas jogadas custam o mesmo; Pegar é estritamente melhor uma ficha acima dele.",
             "'O custo de uma carta é o seu número': uma carta ao lado de uma sequência custa "
             "menos, até menos de zero.",
-            "'Uma simulação pareada precisa de menos partidas porque tem mais sorte': ela "
+            "'Uma simulação pareada precisa de menos rodadas porque tem mais sorte': ela "
             "compara as mesmas distribuições, então a sorte das cartas se cancela na diferença.",
             "'Os dois experimentos discordam, então um está errado': eles medem uma ficha "
             "para jogadores diferentes (o primeiro lugar, ou o lugar médio).",
