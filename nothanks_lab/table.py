@@ -93,11 +93,15 @@ DEFAULT_DIFFICULTY = "medium"
 
 
 def check_difficulty(difficulty: object, name: str = "difficulty") -> str:
-    """`difficulty` if it names a preset, else `ValueError` listing the presets.
+    """The preset `difficulty` names (its word in the language in use too: ``"médio"`` is
+    ``"medium"`` in Portuguese), else `ValueError` listing the presets.
 
     >>> check_difficulty("hard")
     'hard'
     """
+    if isinstance(difficulty, str) and difficulty not in DIFFICULTIES:
+        words = {_(k).casefold(): k for k in DIFFICULTIES}
+        difficulty = words.get(difficulty.strip().casefold(), difficulty)
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         allowed = ", ".join(repr(k) for k in DIFFICULTIES)
         msg = _("{name} must be one of {allowed}; got {value}")  # a student may meet it

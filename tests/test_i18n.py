@@ -888,3 +888,19 @@ def test_bot_names_a_student_reads_are_the_tables_words() -> None:
     assert f", {words[0]}, " in printed and "LinearBot" not in printed, printed
     assert words[1] == "heurístico" and "heurístico" in table and "Bot(" not in table, table
     assert "LinearBot(defaults)" in str(ev) and "HeuristicBot(defaults)" in str(result)
+
+
+def test_the_trials_wording_and_a_portuguese_difficulty() -> None:
+    from nothanks_lab.kit.build import _kit_readme
+    from nothanks_lab.table import check_difficulty
+
+    with language("pt_BR"):
+        assert check_difficulty("médio") == "medium" and check_difficulty("Difícil") == "hard"
+        with pytest.raises(ValueError, match="'easy', 'medium', 'hard'"):
+            check_difficulty("mediano")
+        one = _kit_readme([Path("01_play.ipynb"), Path("08_x.ipynb")], set(), ["01_play"])
+        assert "esta lição não tem" in one and "estas lições" not in one
+        assert not re.search(r"\b(LESSON|STUDENT)\b|/path/to", one), one
+        assert _("{name} says no thanks").format(name="Ana") == "Ana diz «Não, obrigado!»"
+    with pytest.raises(ValueError):
+        check_difficulty("médio")  # in English, only the English names
