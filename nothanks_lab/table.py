@@ -100,8 +100,8 @@ def check_difficulty(difficulty: object, name: str = "difficulty") -> str:
     'hard'
     """
     if isinstance(difficulty, str) and difficulty not in DIFFICULTIES:
-        words = {_(k).casefold(): k for k in DIFFICULTIES}
-        difficulty = words.get(difficulty.strip().casefold(), difficulty)
+        words = {_(k): k for k in DIFFICULTIES if _(k) != k}  # a translation, exactly
+        difficulty = words.get(difficulty, difficulty)
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         allowed = ", ".join(repr(k) for k in DIFFICULTIES)
         msg = _("{name} must be one of {allowed}; got {value}")  # a student may meet it

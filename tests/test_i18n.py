@@ -858,7 +858,7 @@ def test_portuguese_intervals_separate_their_ends_with_a_semicolon() -> None:
     from types import SimpleNamespace
 
     from nothanks_lab.render.review import _move_review_words
-    from nothanks_lab.render.tables import fmt_share
+    from nothanks_lab.stats import fmt_share
 
     cost = SimpleNamespace(value=0.7, low=-0.9, high=2.2)
     move = SimpleNamespace(forced=False, action=Action.PASS, best=Action.TAKE, cost_estimate=cost)
@@ -895,7 +895,7 @@ def test_the_trials_wording_and_a_portuguese_difficulty() -> None:
     from nothanks_lab.table import check_difficulty
 
     with language("pt_BR"):
-        assert check_difficulty("médio") == "medium" and check_difficulty("Difícil") == "hard"
+        assert check_difficulty("médio") == "medium" and check_difficulty("difícil") == "hard"
         with pytest.raises(ValueError, match="'easy', 'medium', 'hard'"):
             check_difficulty("mediano")
         one = _kit_readme([Path("01_play.ipynb"), Path("08_x.ipynb")], set(), ["01_play"])

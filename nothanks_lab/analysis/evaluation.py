@@ -27,9 +27,8 @@ from ..bots.specs import bot_label, short_name
 from ..engine import Action, Game, SeedLike
 from ..i18n import _, fmt_decimal, fmt_int, fmt_percent, get_language, ngettext
 from ..probability import Estimate
-from ..render.tables import fmt_share
 from ..rules import Rules
-from ..stats import fmt_ends, paired_interval
+from ..stats import fmt_ends, fmt_share, paired_interval
 from ..validate import check_int, check_rules, check_sequence, is_int
 from ..view import PlayerView, hypothetical_view, position_state
 from .rollout import (

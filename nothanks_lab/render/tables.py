@@ -2,10 +2,9 @@
 
 Every table the package prints or displays (tournament, sweep, tuning and rating results, the
 command line's ``--format`` output, the notebooks' panels) is laid out here, so a table looks
-the same wherever it is shown. This module imports nothing from the package but `i18n`
-(numbers for a person, in the same layer): it sits in the lowest layer, below the engine
-objects whose ``__str__`` calls it (the rest of `render`, which draws games and views, sits
-above them).
+the same wherever it is shown. This module imports nothing from the package: it sits in the
+lowest layer, below the engine objects whose ``__str__`` calls it (the rest of `render`, which
+draws games and views, sits above them).
 """
 
 from __future__ import annotations
@@ -18,13 +17,10 @@ from collections.abc import Collection, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..i18n import _, fmt_percent, fmt_separator
-
 __all__ = [
     "RECORD_FORMATS",
     "csv_table",
     "fmt_interval",
-    "fmt_share",
     "html_sections",
     "html_table",
     "markdown_table",
@@ -150,28 +146,6 @@ def fmt_interval(low: float, high: float, digits: int, *, signed: bool = False) 
         return "n/a"
     sign = "+" if signed else ""
     return f"[{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
-
-
-def fmt_share(value: float, low: float, high: float, digits: int = 0) -> str:
-    """A share and its interval as percentages, with at least `digits` decimals and as many
-    more (up to 3) as it takes for the two ends not to print alike.
-
-    So a share of 0 out of 4,000 reads ``0% [0%, 0.1%]``, never ``0% [0%, 0%]``. In Portuguese
-    the decimal mark is a comma and ``;`` separates the ends (``0% [0%; 0,1%]``).
-
-    >>> fmt_share(0.0, 0.0, 0.00096), fmt_share(0.5, 0.25, 0.75)
-    ('0% [0%, 0.1%]', '50% [25%, 75%]')
-    """
-    if math.isnan(low) or math.isnan(high):
-        return f"{fmt_percent(value, digits)} [" + _("n/a") + "]"
-    d = digits
-    while d < digits + 3 and f"{low:.{d}%}" == f"{high:.{d}%}":
-        d += 1
-
-    def pct(x: float) -> str:  # no trailing zeros on an exact 0 or 1
-        return fmt_percent(x, 0 if x in (0.0, 1.0) else d)
-
-    return f"{pct(value)} [{pct(low)}{fmt_separator()}{pct(high)}]"
 
 
 def _cell(value: Any) -> str:
