@@ -9,8 +9,9 @@ memory (milliseconds; `write_catalogs` writes ``.mo`` files for a build), never 
 
 The language in use is, first to last: an explicit ``language=`` argument (a widget's, which
 holds it with `language` while it draws), `set_language`, the ``NOTHANKS_LAB_LANG``
-environment variable, the locale (``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` starting with
-``pt``), else English. Numbers shown to a person go through `fmt_decimal`, `fmt_percent` and
+environment variable (a language the package does not speak, such as ``es``, means English,
+with one warning), the locale (``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` starting with ``pt``),
+else English. Numbers shown to a person go through `fmt_decimal`, `fmt_percent` and
 `fmt_int` (``0,73`` and ``73%`` in Portuguese; English keeps Python's own formatting), a
 yes/no through `fmt_bool` (``sim``/``não``).
 
@@ -28,6 +29,7 @@ import functools
 import gettext as _gettext
 import io
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,6 +47,7 @@ __all__ = [
     "fmt_decimal",
     "fmt_int",
     "fmt_percent",
+    "fmt_separator",
     "get_language",
     "gettext",
     "language",
@@ -69,6 +72,8 @@ _chosen: str | None = None
 # The language a widget or test holds while it draws (`language`): wins over `set_language`.
 _held: contextvars.ContextVar[str | None] = contextvars.ContextVar("nothanks_lang", default=None)
 _catalogs: dict[str, _gettext.NullTranslations] = {}
+# The unknown NOTHANKS_LAB_LANG values already warned about (one warning each per process).
+_warned: set[str] = set()
 
 
 def check_language(lang: object, name: str = "language") -> str:
@@ -84,7 +89,15 @@ def check_language(lang: object, name: str = "language") -> str:
 def _from_environment() -> str:
     env = os.environ.get("NOTHANKS_LAB_LANG")
     if env:
-        return check_language(env, "NOTHANKS_LAB_LANG")
+        try:
+            return check_language(env, "NOTHANKS_LAB_LANG")
+        except ValueError as e:
+            # A language the package does not speak (``es``) is the environment's wish, not a
+            # mistake in a call: speak English, and say so once, rather than fail every print.
+            if env not in _warned:
+                _warned.add(env)
+                warnings.warn(f"{e}; speaking English", stacklevel=2)
+            return "en"
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var)
         if value:
@@ -237,6 +250,12 @@ def fmt_percent(x: float, digits: int = 0, *, sign: bool = False) -> str:
     if sign:
         pattern = f"+{pattern};-{pattern}"
     return format_percent(round(x, digits + 2), format=pattern, locale=loc)
+
+
+def fmt_separator() -> str:
+    """What separates numbers in a list or an interval: ``", "``, or ``"; "`` where the
+    decimal mark is a comma (Portuguese: ``[0,9; 2,2]``, ``0,371; 0,370``)."""
+    return "; " if fmt_decimal(0.5, 1)[1] == "," else ", "
 
 
 def fmt_int(n: int) -> str:

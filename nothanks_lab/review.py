@@ -61,6 +61,7 @@ from .analysis import (
     exact_cheap,
     exact_evaluation,
 )
+from .bots.specs import bot_label
 from .engine import Action, Game, SeedLike
 from .i18n import _, fmt_decimal, fmt_percent, ngettext
 from .render.tables import markdown_table, text_table
@@ -371,7 +372,7 @@ class Review:
             "Review of {name} (seat {seat}): up to {n} rollouts per move (fewer once a label is "
             "settled), {policy}; labels from the cost's 95% interval: inaccuracy >= {inaccuracy}, "
             "mistake >= {mistake}, blunder >= {blunder} expected points"
-        ).format(name=self.name, seat=self.seat, n=self.n, policy=self.policy, **marks)
+        ).format(name=self.name, seat=self.seat, n=self.n, policy=bot_label(self.policy), **marks)
 
     def __str__(self) -> str:
         return "\n".join([self.header(), self.table(), self.summary()])

@@ -29,12 +29,13 @@ from numbers import Rational
 
 import numpy as np
 
-from .i18n import _, fmt_decimal, fmt_percent
+from .i18n import _, fmt_decimal, fmt_percent, fmt_separator
 from .validate import check_int, is_number
 
 __all__ = [
     "Interval",
     "check_level",
+    "fmt_share",
     "mean_interval",
     "paired_interval",
     "proportion_interval",
@@ -95,8 +96,29 @@ def fmt_ends(low: float, high: float, spec: str) -> str:
     the decimal mark is a comma (Portuguese); ``[n/a]`` when undefined (NaN)."""
     if math.isnan(low) or math.isnan(high):
         return "[" + _("n/a") + "]"
-    between = "; " if _decimal_mark() == "," else ", "
-    return f"[{fmt_number(low, spec)}{between}{fmt_number(high, spec)}]"
+    return f"[{fmt_number(low, spec)}{fmt_separator()}{fmt_number(high, spec)}]"
+
+
+def fmt_share(value: float, low: float, high: float, digits: int = 0) -> str:
+    """A share and its interval as percentages, with at least `digits` decimals and as many
+    more (up to 3) as it takes for the two ends not to print alike.
+
+    So a share of 0 out of 4,000 reads ``0% [0%, 0.1%]``, never ``0% [0%, 0%]``. In Portuguese
+    the decimal mark is a comma and ``;`` separates the ends (``0% [0%; 0,1%]``).
+
+    >>> fmt_share(0.0, 0.0, 0.00096), fmt_share(0.5, 0.25, 0.75)
+    ('0% [0%, 0.1%]', '50% [25%, 75%]')
+    """
+    if math.isnan(low) or math.isnan(high):
+        return f"{fmt_percent(value, digits)} [" + _("n/a") + "]"
+    d = digits
+    while d < digits + 3 and f"{low:.{d}%}" == f"{high:.{d}%}":
+        d += 1
+
+    def pct(x: float) -> str:  # no trailing zeros on an exact 0 or 1
+        return fmt_percent(x, 0 if x in (0.0, 1.0) else d)
+
+    return f"{pct(value)} [{pct(low)}{fmt_separator()}{pct(high)}]"
 
 
 def check_level(level: object, name: str = "level") -> float:

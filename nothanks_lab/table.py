@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .bots.specs import BOT_WORDS
 from .engine import Action, Event, Game, IllegalActionError
 from .i18n import N_, _
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
@@ -92,11 +93,15 @@ DEFAULT_DIFFICULTY = "medium"
 
 
 def check_difficulty(difficulty: object, name: str = "difficulty") -> str:
-    """`difficulty` if it names a preset, else `ValueError` listing the presets.
+    """The preset `difficulty` names (its word in the language in use too: ``"médio"`` is
+    ``"medium"`` in Portuguese), else `ValueError` listing the presets.
 
     >>> check_difficulty("hard")
     'hard'
     """
+    if isinstance(difficulty, str) and difficulty not in DIFFICULTIES:
+        words = {_(k): k for k in DIFFICULTIES if _(k) != k}  # a translation, exactly
+        difficulty = words.get(difficulty, difficulty)
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         allowed = ", ".join(repr(k) for k in DIFFICULTIES)
         msg = _("{name} must be one of {allowed}; got {value}")  # a student may meet it
@@ -134,19 +139,6 @@ def spec_label(spec: BotSpec) -> str:
         )
         return f"{name}({inner})" if inner else name
     return policy_name(spec)
-
-
-#: What each registered bot's name says, as a word a person reads (translated where shown;
-#: the spec names in code stay as they are).
-BOT_WORDS = {
-    "marginal": N_("marginal"),
-    "random": N_("random"),
-    "heuristic": N_("heuristic"),
-    "expectation": N_("expectation"),
-    "search": N_("search"),
-    "best": N_("best"),
-    "linear": N_("linear"),
-}
 
 
 def display_label(spec: BotSpec) -> str:

@@ -108,3 +108,34 @@ def test_kit_console_lines_in_portuguese(tmp_path: Path) -> None:
     assert "  student/: " in done.stdout and " arquivos" in done.stdout
     assert "01_play: notebook do aluno, guia do professor, fonte do nbgrader" in done.stderr
     assert ENGLISH_CLI.findall(done.stdout + done.stderr) == [], done.stdout + done.stderr
+
+
+def test_a_language_not_spoken_falls_back_to_english() -> None:
+    """``NOTHANKS_LAB_LANG=es nothanks-lab bots`` lists the bots in English, with one warning."""
+    env = {**os.environ, "NOTHANKS_LAB_LANG": "es", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "nothanks_lab", "bots"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "marginal" in done.stdout
+    assert done.stderr.count("NOTHANKS_LAB_LANG must be one of 'en', 'pt_BR'; got 'es'") == 1
+
+
+def test_the_progress_bar_speaks_portuguese() -> None:
+    env = {**os.environ, "NOTHANKS_LAB_LANG": "pt_BR", "PYTHONPATH": str(ROOT)}
+    argv = ["tournament", *FIELD, "--players", "3", "--games", "6", "--seed", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "nothanks_lab", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "torneio:" in done.stderr and "tournament:" not in done.stderr, done.stderr

@@ -181,9 +181,12 @@ def test_bad_languages_say_what_is_allowed(clean_language: pytest.MonkeyPatch) -
         nt.set_language("fr")
     with pytest.raises(ValueError, match="language must be one of"):
         nt.PlayTable(3, seed=1, bot_delay=0, language="Portuguese")
+    # A language the environment asks for but the package does not speak: English, and a
+    # warning naming the variable and the languages there are (the trial's `es` traceback).
     clean_language.setenv("NOTHANKS_LAB_LANG", "klingon")
-    with pytest.raises(ValueError, match="NOTHANKS_LAB_LANG must be one of"):
-        nt.get_language()
+    clean_language.setattr(i18n, "_warned", set())
+    with pytest.warns(UserWarning, match="NOTHANKS_LAB_LANG must be one of 'en', 'pt_BR'"):
+        assert nt.get_language() == "en"
     assert i18n.check_language("pt-BR") == "pt_BR"
 
 
@@ -791,3 +794,124 @@ def test_errors_a_student_meets_speak_portuguese() -> None:
     assert f"de 0 a {MAX_TABLE_SEED}; veio {MAX_TABLE_SEED + 1}" in seen["table seed"]
     with pytest.raises(ValueError, match=r"^unknown exercise 'nope'; exercises: "):
         lessons.exercise("nope")  # English as before
+
+
+# ------------------------------------------------------------------ the Brazilian teacher's trial
+@pytest.mark.parametrize("answer", [(0, 371), (73,), (0, 5, 1)])
+def test_a_decimal_comma_in_code_is_explained_not_echoed(answer: tuple[int, ...]) -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        fb = check_answer("p28_start", answer)
+    assert fb.status == "wrong"
+    assert "tuple" not in fb.message and "0,42" not in fb.message
+    assert "vírgula separa valores" in fb.message and "0.371" in fb.message
+    assert "'0,371'" in fb.message  # the text form, in quotes
+    english = check_answer("p28_start", answer).message
+    assert "comma separates values" in english and "tuple" not in english
+
+
+def test_student_feedback_has_no_scientific_notation_in_portuguese() -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        fb = check_answer("p28_start", 24 / 33 + 1e-12)  # computed, not a rounding
+    assert fb.correct and "1e-9" not in fb.message and "bilhão" in fb.message
+
+
+def test_a_wrong_percentage_is_not_called_not_a_chance() -> None:
+    from nothanks_lab.lessons import check_answer
+
+    with language("pt_BR"):
+        wrong = check_answer("p28_start", "40,5%")
+        beyond = check_answer("p28_start", "140%")
+    assert wrong.status == "wrong" and "não é uma chance" not in wrong.message
+    assert "40,5%" in wrong.message and "Dica" in wrong.message
+    assert "não é uma chance" in beyond.message
+
+
+def test_the_teachers_accepted_line_in_portuguese() -> None:
+    from nothanks_lab.kit.solutions import solution
+    from nothanks_lab.lessons import _accepted, check_answer
+
+    with language("pt_BR"):
+        text = _accepted("tiny_two_runs")
+        whole = _accepted("break_even_20")
+        answer = solution("tiny_two_runs").text
+        forms = re.search(r"truncado: (.*?), …", text)
+        assert forms is not None
+        for form in forms[1].split("; "):  # each listed form is graded right, as written
+            assert check_answer("tiny_two_runs", form).status == "right", form
+    for english in ("accepted", "or Fraction", "computed", "1e-9", "rounded", "fewer", "0.4"):
+        assert english not in text, english
+    assert text.startswith("aceita: 3/7") and "casas decimais" in text and "42,9%" in text
+    assert whole == "aceita: 19 (também 19,0)" and answer == "3/7 ≈ 0,428571"
+
+
+def test_portuguese_figures_use_a_decimal_comma() -> None:
+    from nothanks_lab import plots
+    from nothanks_lab.render.figures import gap_chances_figure
+
+    def figures() -> list[Any]:
+        return [
+            plots.plot_in_play_chances([3, 10], hand=(27, 29)),  # through plots' _style
+            gap_chances_figure({(5,): 0.25, (7, 8): 0.0}, [4, 6, 9]),  # drawn in render
+        ]
+
+    with language("pt_BR"):
+        pt = figures()
+    en = figures()
+    assert pt and all(f.layout.separators == ",." for f in pt)
+    assert all(f.layout.separators is None for f in en)  # English: plotly's default, unchanged
+
+
+def test_portuguese_intervals_separate_their_ends_with_a_semicolon() -> None:
+    from types import SimpleNamespace
+
+    from nothanks_lab.render.review import _move_review_words
+    from nothanks_lab.stats import fmt_share
+
+    cost = SimpleNamespace(value=0.7, low=-0.9, high=2.2)
+    move = SimpleNamespace(forced=False, action=Action.PASS, best=Action.TAKE, cost_estimate=cost)
+    with language("pt_BR"):
+        words = _move_review_words(move)  # type: ignore[arg-type]
+        shares = fmt_share(0.042, 0.04, 0.05), fmt_share(0.0, 0.0, 0.00096)
+    assert "custou 0,7 pontos [-0,9; 2,2]" in words, words
+    assert shares == ("4% [4%; 5%]", "0% [0%; 0,1%]")
+    english = _move_review_words(move)  # type: ignore[arg-type]
+    assert "cost 0.7 points [-0.9, 2.2]; better: Take" == english
+    assert fmt_share(0.042, 0.04, 0.05) == "4% [4%, 5%]"
+
+
+def test_bot_names_a_student_reads_are_the_tables_words() -> None:
+    from nothanks_lab import analysis as an
+    from nothanks_lab.bots import make_bot
+    from nothanks_lab.bots.specs import bot_label
+    from nothanks_lab.table import display_label
+
+    ev = an.evaluate_position(an.position_view(11, 0, n_players=3), make_bot("linear"), n=60)
+    field = [make_bot("heuristic"), make_bot("marginal"), make_bot("marginal", threshold=3)]
+    result = nt.tournament(field, 3, 2, seed=1)
+    with language("pt_BR"):
+        printed, table = str(ev), str(result)
+        words = display_label("linear"), display_label("heuristic")
+        assert bot_label("MarginalCostBot(threshold=3) #2") == "marginal(threshold=3) #2"
+    assert f", {words[0]}, " in printed and "LinearBot" not in printed, printed
+    assert words[1] == "heurístico" and "heurístico" in table and "Bot(" not in table, table
+    assert "LinearBot(defaults)" in str(ev) and "HeuristicBot(defaults)" in str(result)
+
+
+def test_the_trials_wording_and_a_portuguese_difficulty() -> None:
+    from nothanks_lab.kit.build import _kit_readme
+    from nothanks_lab.table import check_difficulty
+
+    with language("pt_BR"):
+        assert check_difficulty("médio") == "medium" and check_difficulty("difícil") == "hard"
+        with pytest.raises(ValueError, match="'easy', 'medium', 'hard'"):
+            check_difficulty("mediano")
+        one = _kit_readme([Path("01_play.ipynb"), Path("08_x.ipynb")], set(), ["01_play"])
+        assert "esta lição não tem" in one and "estas lições" not in one
+        assert not re.search(r"\b(LESSON|STUDENT)\b|/path/to", one), one
+        assert _("{name} says no thanks").format(name="Ana") == "Ana diz «Não, obrigado!»"
+    with pytest.raises(ValueError):
+        check_difficulty("médio")  # in English, only the English names

@@ -23,12 +23,12 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from ..bots.specs import bot_label, short_name
 from ..engine import Action, Game, SeedLike
 from ..i18n import _, fmt_decimal, fmt_int, fmt_percent, get_language, ngettext
 from ..probability import Estimate
-from ..render.tables import fmt_share
 from ..rules import Rules
-from ..stats import fmt_ends, paired_interval
+from ..stats import fmt_ends, fmt_share, paired_interval
 from ..validate import check_int, check_rules, check_sequence, is_int
 from ..view import PlayerView, hypothetical_view, position_state
 from .rollout import (
@@ -167,7 +167,7 @@ class PositionEvaluation:
         # English keeps Python's plain count (8000); other languages group it (8.000).
         n = str(self.n) if get_language() == "en" else fmt_int(self.n)
         tail = _("({n} rollouts per move, {policy}, {seconds} s)").format(
-            n=n, policy=self.policy, seconds=fmt_decimal(self.elapsed_s, 2)
+            n=n, policy=bot_label(self.policy), seconds=fmt_decimal(self.elapsed_s, 2)
         )
         lines.append("  " + tail)
         return "\n".join(lines)
@@ -299,7 +299,7 @@ def evaluate_position(
             _winners(p, seat).astype(np.float64),
             shares=True,
         )
-    from ..bots.specs import short_name  # "LinearBot(defaults)", not every weight
+    # "LinearBot(defaults)", not every weight (`bot_label` says it to a person).
 
     names = sorted({short_name(p) for p in table})
     return PositionEvaluation(

@@ -3,18 +3,81 @@
 A spec is how a bot is written where only text fits: on the command line, in a saved round, in
 a tournament's field. `make_policy` turns any of the accepted forms (a policy object, a
 registered name with parameters, a ``(name, params)`` pair, or ``"path/to/file.py:Class:k=v"``
-for a user's class) into a policy; `short_name` names one for a table.
+for a user's class) into a policy; `short_name` names one for a table, and `bot_label` says
+that name to a person in the language in use (``heurístico`` for ``HeuristicBot(defaults)``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..i18n import N_, _, get_language
 from ..play import policy_name
-from .base import make_bot
+from .base import _REGISTRY, make_bot
 
-__all__ = ["make_policy", "parse_bot_spec", "parse_value", "short_name", "unique_names"]
+__all__ = [
+    "BOT_WORDS",
+    "bot_label",
+    "make_policy",
+    "parse_bot_spec",
+    "parse_value",
+    "short_name",
+    "unique_names",
+]
+
+#: What each registered bot's name says, as a word a person reads (translated where shown;
+#: the spec names in code stay as they are).
+BOT_WORDS = {
+    "marginal": N_("marginal"),
+    "random": N_("random"),
+    "heuristic": N_("heuristic"),
+    "expectation": N_("expectation"),
+    "search": N_("search"),
+    "best": N_("best"),
+    "linear": N_("linear"),
+}
+
+# A class name and its parameters: "HeuristicBot(defaults)", "MarginalCostBot(threshold=3)".
+_CLASS_NAME = re.compile(r"\b([A-Z][A-Za-z0-9]*)\(([^()]*)\)")
+
+
+def _default_text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def bot_label(name: str) -> str:
+    """A table's bot name (`short_name`, `unique_names`) as a person reads it.
+
+    English keeps the name as printed (``HeuristicBot(defaults)``); in another language each
+    registered bot's class name becomes its word (`BOT_WORDS`, the word the play table's
+    labels use), with only the parameters that differ from the defaults (and no seed), as the
+    play table names its bots: ``heurístico``, ``marginal(threshold=3) #2``, ``aleatório``.
+
+    >>> from nothanks_lab.i18n import language
+    >>> with language("pt_BR"):
+    ...     bot_label("HeuristicBot(defaults) / MarginalCostBot(threshold=3) #2")
+    'heurístico / marginal(threshold=3) #2'
+    >>> bot_label("HeuristicBot(defaults)")
+    'HeuristicBot(defaults)'
+    """
+    if get_language() == "en":
+        return name
+    classes = {getattr(cls, "__name__", ""): (key, cls) for key, cls in _REGISTRY.items()}
+
+    def word(m: re.Match[str]) -> str:
+        key, cls = classes.get(m[1], ("", None))
+        if key not in BOT_WORDS:
+            return m[0]
+        defaults = {p.name: _default_text(p.default) for p in getattr(cls, "PARAMS", ())}
+        pairs = [kv.partition("=") for kv in m[2].split(", ") if kv and kv != "defaults"]
+        # A seed is how the run was drawn, not a setting of the bot: the table names none.
+        changed = [k + eq + v for k, eq, v in pairs if k != "seed" and defaults.get(k) != v]
+        shown = _(BOT_WORDS[key])
+        return f"{shown}({', '.join(changed)})" if changed else shown
+
+    return _CLASS_NAME.sub(word, name)
 
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, get_language, resolve_language
+from ..i18n import _, get_language, ngettext, resolve_language
 from ..i18n import language as speaking
 from ..validate import _umask, write_atomic
 from .guides import guide_html, guide_markdown
@@ -301,9 +301,10 @@ Gerado por `nothanks-lab lessons export`. Lições:
 - `nbgrader/`: um curso do nbgrader com todas as lições que têm exercícios: {in_course}.{left_out}
   Nessa pasta, com o nbgrader do venv (sem mudar o PATH: o `nbgrader_config.py` do curso põe
   no PATH a pasta do Python do nbgrader, onde está o `alembic`):
-  `/path/to/.venv/bin/nbgrader generate_assignment LESSON` gera a versão do aluno em
-  `release/`; junte as entregas em `submitted/STUDENT/LESSON/` e rode
-  `/path/to/.venv/bin/nbgrader autograde LESSON`.
+  `/caminho/do/.venv/bin/nbgrader generate_assignment LIÇÃO` gera a versão do aluno em
+  `release/`; junte as entregas em `submitted/ALUNO/LIÇÃO/` e rode
+  `/caminho/do/.venv/bin/nbgrader autograde LIÇÃO` (LIÇÃO é o nome da lição, como `01_play`;
+  ALUNO, o nome de cada aluno).
 """,
 }
 
@@ -315,9 +316,12 @@ def _kit_readme(paths: Sequence[Path], handout_stems: set[str], course: Sequence
     in_course = ", ".join(f"`{s}`" for s in course) or _("none")
     left_out = (
         " "
-        + _(
+        + ngettext(
+            "Not in it: {lessons}: this lesson has no exercise cells to grade (a lesson gets "
+            "into the course by having exercises, nothing else).",
             "Not in it: {lessons}: these lessons have no exercise cells to grade (a lesson gets "
-            "into the course by having exercises, nothing else)."
+            "into the course by having exercises, nothing else).",
+            len(without),
         ).format(lessons=", ".join(f"`{s}`" for s in without))
         if without
         else ""

@@ -80,7 +80,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             "deduzir a probabilidade de uma carta, ou um grupo de cartas, estar em jogo "
             "contando conjuntos retirados igualmente prováveis (o modelo hipergeométrico)",
             "atualizar essa probabilidade à medida que as cartas aparecem na rodada",
-            "comparar a probabilidade de fechar um buraco de uma carta com a de um de duas",
+            "comparar a probabilidade de fechar uma lacuna de uma carta com a de uma de duas",
         ),
         timings=(
             (4, "seção 1: por que as cartas retiradas importam (a mão 27, 29)"),
@@ -88,7 +88,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             (8, "seção 3: a probabilidade numa rodada real, do ponto de vista do lugar 0"),
             (
                 6,
-                "seção 4: buracos de uma e de duas cartas; a probabilidade cai com as vistas",
+                "seção 4: lacunas de uma e de duas cartas; a probabilidade cai com as vistas",
             ),
             (12, "seção 5: exercícios em duplas"),
             (
@@ -101,7 +101,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             "de um deles? Por que não?",
             "Vinte cartas já foram vistas e o 28 não está entre elas: agora é mais ou menos "
             "provável que ele venha do que no início? Importa quais vinte foram vistas?",
-            "Por que um buraco de duas cartas é tão mais difícil de fechar que um de uma?",
+            "Por que uma lacuna de duas cartas é tão mais difícil de fechar que uma de uma?",
         ),
         misconceptions=(
             "'As cartas são independentes': as vagas retiradas são compartilhadas, então uma "
@@ -173,7 +173,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             "duas jogadas custam o mesmo; Pegar é estritamente melhor uma ficha acima dele.",
             "'O custo de uma carta é o seu número': uma carta ao lado de uma sequência custa "
             "menos, até menos de zero.",
-            "'Uma simulação pareada precisa de menos partidas porque tem mais sorte': ela "
+            "'Uma simulação pareada precisa de menos rodadas porque tem mais sorte': ela "
             "compara as mesmas distribuições, então a sorte das cartas se cancela na diferença.",
             "'Os dois experimentos discordam, então um está errado': eles medem uma ficha "
             "para jogadores diferentes (o primeiro lugar, ou o lugar médio).",

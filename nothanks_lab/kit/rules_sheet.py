@@ -121,7 +121,7 @@ A carta do topo do monte é virada para cima. Quem está na vez faz uma de duas 
 - **Pegar**: coloque a carta virada para cima na sua frente, junto com **todas as fichas do
   pote** (agora são suas). Depois vire a próxima carta: é a sua vez de novo.
 
-A rodada termina quando a última carta é pegada. Uma partida tem várias rodadas (quatro é um
+A rodada termina quando a última carta é pega. Uma partida tem várias rodadas (quatro é um
 bom número): somam-se as pontuações de cada jogador; vence o menor total. Jogadores empatados
 com o menor total dividem a vitória.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..i18n import _
+from ..i18n import _, fmt_decimal
 from .notes_pt import formula
 
 __all__ = ["Solution", "as_fraction", "solution"]
@@ -45,10 +45,10 @@ class Solution:
     def text(self) -> str:
         """The answer as a teacher reads it: ``8/11 ≈ 0.727273``, ``19`` or ``0.884587``."""
         if self.fraction is None:
-            return f"{self.value:.6f}"
+            return fmt_decimal(self.value, 6)
         if self.fraction.denominator == 1:
             return str(self.fraction.numerator)
-        return f"{self.fraction} ≈ {self.value:.6f}"
+        return f"{self.fraction} ≈ {fmt_decimal(self.value, 6)}"
 
     @property
     def literal(self) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from ..i18n import N_, _, fmt_decimal, fmt_int, ngettext
+from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_separator, ngettext
 from .exercise import Exercise, Feedback
 from .keys import _exact, exercise
 
@@ -130,6 +130,13 @@ def _read(answer: Any) -> _Reading | Feedback | str:
         return _write(N_("a complex number is not an answer here; write {forms}."))
     if isinstance(answer, bytes | bytearray | memoryview):
         return _write(N_("an answer must be one number, not bytes; write {forms}."))
+    if isinstance(answer, tuple):
+        # ``answer = 0,371`` is the tuple (0, 371): a decimal comma, which Python reads as a
+        # separator. Never read as a number (0,05 would be (0, 5)); say how to write it.
+        return _(
+            "in Python a comma separates values, so this answer is not one number; write a "
+            "decimal with a point (0.371), or as text in quotes ('0,371')."
+        )
     if isinstance(answer, np.ndarray):
         if answer.ndim > 0:
             return _write(
@@ -325,6 +332,10 @@ def _verdict(ex: Exercise, exact: Fraction, r: _Reading) -> Feedback:
             "{shown} would mean it never happens, but it can: the chance is not zero. Hint: {hint}"
         ).format(shown=shown, hint=ex.hint)
         return Feedback(ex.key, "wrong", text)
+    if ex.probability and r.percent and 0 <= r.value <= 100:
+        # "40.5%" for 0.371: a percentage, just not the right one.
+        text = _("{shown} is not it. Hint: {hint}").format(shown=shown, hint=ex.hint)
+        return Feedback(ex.key, "wrong", text)
     if ex.probability and not 0 <= r.value <= 1:
         text = _("{shown} is not a chance: a chance lies between 0 and 1.").format(shown=shown)
         return Feedback(ex.key, "wrong", text)
@@ -358,7 +369,8 @@ def _fixed(value: Fraction, places: int) -> str:
 
 
 def _accepted(key: str) -> str:
-    """What `check_answer` accepts for exercise `key`, for the teacher (it holds the answer).
+    """What `check_answer` accepts for exercise `key`, for the teacher (it holds the answer),
+    in the language in use (decimals with its decimal mark).
 
     >>> _accepted("break_even_20")
     'accepted: 19 (also 19.0)'
@@ -366,29 +378,44 @@ def _accepted(key: str) -> str:
     ex = exercise(key)
     exact = _exact(key)
     d = ex.digits
+    sep = fmt_separator()
     if exact.denominator == 1:
-        return f"accepted: {exact.numerator} (also {exact.numerator}.0)"
+        return _("accepted: {n} (also {decimal})").format(
+            n=exact.numerator, decimal=_as_written(f"{exact.numerator}.0")
+        )
     scaled = exact * 10**d
     if scaled.denominator == 1:  # a decimal that ends within the places needed
-        return f"accepted: {exact} = {_fixed(exact, d)} exactly, in either form"
+        return _("accepted: {exact} = {decimal} exactly, in either form").format(
+            exact=exact, decimal=_as_written(_fixed(exact, d))
+        )
     forms = []
     for places in (d, d + 1):
         for v in dict.fromkeys(_rounded(exact, places)[1:] + _rounded(exact, places)[:1]):
-            forms.append(_fixed(v, places))
-    computed = f"{exact.numerator} / {exact.denominator}"
-    at_least = _places(d).replace("decimal ", "")
-    text = (
-        f"accepted: {exact} (or Fraction({exact.numerator}, {exact.denominator}), or a computed "
-        f"value such as {computed} to 1e-9), or a decimal of at least {at_least} that is "
-        f"{exact} rounded or truncated: {', '.join(dict.fromkeys(forms))}, …"
+            forms.append(_as_written(_fixed(v, places)))
+    text = _(
+        "accepted: {exact} (or Fraction({top}, {bottom}), or a computed value such as "
+        "{top} / {bottom} to 1e-9), or a decimal of at least {at_least} that is {exact} "
+        "rounded or truncated: {forms}, …"
+    ).format(
+        exact=exact,
+        top=exact.numerator,
+        bottom=exact.denominator,
+        at_least=ngettext("{n} place", "{n} places", d).format(n=d),
+        forms=sep.join(dict.fromkeys(forms)),
     )
     coarse = [
-        _fixed(v, p) for p in range(d - 1, 0, -1) for v in dict.fromkeys(_rounded(exact, p)) if v
+        _as_written(_fixed(v, p))
+        for p in range(d - 1, 0, -1)
+        for v in dict.fromkeys(_rounded(exact, p))
+        if v
     ]
     closes = []
     if coarse:
-        closes.append(f"fewer places ({', '.join(dict.fromkeys(coarse))})")
+        closes.append(_("fewer places ({forms})").format(forms=sep.join(dict.fromkeys(coarse))))
     if ex.probability:
         pct = max(d - 2, 1)
-        closes.append(f"a percentage ({_fixed(_rounded(exact * 100, pct)[1], pct)}%)")
-    return text + (f"; close: {' or '.join(closes)}" if closes else "")
+        shown = _as_written(f"{_fixed(_rounded(exact * 100, pct)[1], pct)}%")
+        closes.append(_("a percentage ({percent})").format(percent=shown))
+    if not closes:
+        return text
+    return text + _("; close: {forms}").format(forms=_(" or ").join(closes))

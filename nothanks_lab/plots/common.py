@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..render.figures import OKABE_ITO
+from ..render.figures import OKABE_ITO, figure_numbers
 
 #: Base font size: legible from the back of a classroom.
 FONT_SIZE = 16
@@ -34,7 +34,8 @@ def _style(fig: go.Figure, title: str, x: str, y: str, **layout: Any) -> go.Figu
 
     The background and the text colour are set explicitly, not left to the template or the
     page: on JupyterLab's dark theme the figure stays a white card with dark text, so no label
-    takes on a colour that vanishes against its background.
+    takes on a colour that vanishes against its background. Its numbers take the language's
+    decimal mark (`figure_numbers`).
     """
     layout = {"legend": {}, "margin": {"t": 80}, **layout}
     layout["legend"] = {"font": {"size": FONT_SIZE, "color": TEXT_COLOR}, **layout["legend"]}
@@ -44,7 +45,7 @@ def _style(fig: go.Figure, title: str, x: str, y: str, **layout: Any) -> go.Figu
         template="plotly_white",
         paper_bgcolor=BACKGROUND,
         plot_bgcolor=BACKGROUND,
-        **layout,
+        **{**figure_numbers(), **layout},
     )
     fig.update_xaxes(title_text=x, title_font={"size": FONT_SIZE + 2})
     fig.update_yaxes(title_text=y, title_font={"size": FONT_SIZE + 2})

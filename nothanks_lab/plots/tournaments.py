@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from ..i18n import N_, _, fmt_decimal, fmt_int
 from ..render.figures import OKABE_ITO
-from ..render.tables import fmt_share
+from ..stats import fmt_share
 from .common import EXACT_COLOR, _column, _error_y, _records, _style
 
 _METRIC_NAMES = {"win_share": N_("win share"), "mean_score": N_("mean score")}

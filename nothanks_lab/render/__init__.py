@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..stats import fmt_share
 from .cards import (
     BUTTON_COLORS,
     CARD_STATUS_KIND,
@@ -34,7 +35,7 @@ from .cards import (
     seats_html,
     view_html,
 )
-from .figures import figure_html, gap_chances_figure, plotly_js_html
+from .figures import figure_html, figure_numbers, gap_chances_figure, plotly_js_html
 from .panels import (
     caption_html,
     clearly_better,
@@ -63,7 +64,6 @@ from .tables import (
     RECORD_FORMATS,
     csv_table,
     fmt_interval,
-    fmt_share,
     html_sections,
     html_table,
     markdown_table,
@@ -87,6 +87,7 @@ __all__ = [
     "error_html",
     "escape",
     "figure_html",
+    "figure_numbers",
     "final_scores_html",
     "fmt_interval",
     "fmt_share",

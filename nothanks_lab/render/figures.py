@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..i18n import _, fmt_percent
+from ..i18n import _, fmt_decimal, fmt_percent
 
 #: The Okabe-Ito colour-blind-safe palette (issue 23, item 8): every figure's colours come
 #: from it, so no meaning rests on a red/green pair.
@@ -23,6 +23,14 @@ OKABE_ITO = {
     "yellow": "#F0E442",
     "black": "#000000",
 }
+
+
+def figure_numbers() -> dict[str, Any]:
+    """The layout that makes a figure's numbers (ticks, hovers, labels) use the language's
+    decimal mark: ``{"separators": ",."}`` in Portuguese (``0,05``, ``72,7%``), nothing in
+    English (plotly's default, so an English figure is unchanged). Every figure is finished
+    with it: `plots.common._style` and the figures drawn here."""
+    return {"separators": ",."} if fmt_decimal(0.5, 1)[1] == "," else {}
 
 
 def plotly_js_html() -> str:
@@ -105,5 +113,6 @@ def gap_chances_figure(chances: Mapping[tuple[int, ...], float], hand: Sequence[
         yaxis={"title": _("chance all still to come"), "range": [0, 1.05]},
         yaxis_tickformat=".0%",
         margin={"t": 80, "l": 70, "r": 20},
+        **figure_numbers(),
     )
     return fig

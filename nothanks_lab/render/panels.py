@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..bots.specs import bot_label
 from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext, pgettext
 from ..rules import runs
 from .cards import YOUR_TURN_BG
@@ -216,7 +217,7 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
                 "prefer it."
             ).format(move=_(favours), p=fmt_percent(wins[favours]), q=fmt_percent(wins[rest]))
     if assumed is None:
-        who = _("every seat played by {bot}").format(bot=escape(ev.policy))
+        who = _("every seat played by {bot}").format(bot=escape(bot_label(ev.policy)))
     else:
         from ..analysis import ADVICE_BOT
 

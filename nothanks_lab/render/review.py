@@ -10,6 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..i18n import N_, _, fmt_decimal, fmt_percent, ngettext
+from ..stats import fmt_ends
 from .cards import _CELL, _NUM, INK, PAPER, TO_ACT_BG, active_html, seats_html
 
 if TYPE_CHECKING:
@@ -52,11 +53,8 @@ def _move_review_words(m: MoveReview) -> str:
             return _("as good as the other move, as far as the rollouts can tell")
         return _("the better move (by {gap} expected points)").format(gap=fmt_decimal(_gap(m), 1))
     c = m.cost_estimate
-    return _("cost {cost} points [{low}, {high}]; better: {best}").format(
-        cost=fmt_decimal(c.value, 1),
-        low=fmt_decimal(c.low, 1),
-        high=fmt_decimal(c.high, 1),
-        best=_(str(m.best)),
+    return _("cost {cost} points {ends}; better: {best}").format(
+        cost=fmt_decimal(c.value, 1), ends=fmt_ends(c.low, c.high, ".1f"), best=_(str(m.best))
     )
 
 

@@ -21,7 +21,6 @@ __all__ = [
     "RECORD_FORMATS",
     "csv_table",
     "fmt_interval",
-    "fmt_share",
     "html_sections",
     "html_table",
     "markdown_table",
@@ -147,27 +146,6 @@ def fmt_interval(low: float, high: float, digits: int, *, signed: bool = False) 
         return "n/a"
     sign = "+" if signed else ""
     return f"[{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
-
-
-def fmt_share(value: float, low: float, high: float, digits: int = 0) -> str:
-    """A share and its interval as percentages, with at least `digits` decimals and as many
-    more (up to 3) as it takes for the two ends not to print alike.
-
-    So a share of 0 out of 4,000 reads ``0% [0%, 0.1%]``, never ``0% [0%, 0%]``.
-
-    >>> fmt_share(0.0, 0.0, 0.00096), fmt_share(0.5, 0.25, 0.75)
-    ('0% [0%, 0.1%]', '50% [25%, 75%]')
-    """
-    if math.isnan(low) or math.isnan(high):
-        return f"{value:.{digits}%} [n/a]"
-    d = digits
-    while d < digits + 3 and f"{low:.{d}%}" == f"{high:.{d}%}":
-        d += 1
-
-    def pct(x: float) -> str:  # no trailing zeros on an exact 0 or 1
-        return f"{x:.0%}" if x in (0.0, 1.0) else f"{x:.{d}%}"
-
-    return f"{pct(value)} [{pct(low)}, {pct(high)}]"
 
 
 def _cell(value: Any) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.specs import bot_label
 from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
 from ..render.tables import html_table, text_table
 from ..rules import Rules
@@ -568,7 +569,7 @@ class TournamentResult:
         rows = [
             [
                 str(r["rank"]),
-                r["bot"],
+                bot_label(r["bot"]),
                 fmt_int(r["games"]),
                 fmt_decimal(r["win_share"], 4),
                 fmt_ci(r["win_share_low"], r["win_share_high"], 4),

@@ -194,5 +194,5 @@ def sweep(
     lineups = ((0, *positions),)
     plans = [_Plan((make_policy(build(**p)), *ops), lineups) for p in points]
     run = _Execution(chunk_size, executor, workers, progress)
-    results = tuple(_play_plans(plans, setting, run, desc="sweep"))
+    results = tuple(_play_plans(plans, setting, run, desc=_("sweep")))
     return SweepResult(tuple(points), results)

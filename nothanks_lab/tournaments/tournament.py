@@ -7,6 +7,7 @@ from typing import Any
 
 from ..bots.base import seed_field
 from ..bots.specs import make_policy, unique_names
+from ..i18n import _
 from ..rules import Rules
 from ..validate import check_players, check_rules
 from .result import TournamentResult
@@ -139,7 +140,7 @@ def _tournament(
     setting = _check_setting(rules, n_players, n_games, first_player, confidence, seed)
     plan = _Plan(policies, _lineups(len(policies), setting.n_players, lineups))
     run = _Execution(chunk_size, executor, workers, progress)
-    (result,) = _play_plans([plan], setting, run, desc="tournament")
+    (result,) = _play_plans([plan], setting, run, desc=_("tournament"))
     return result
 
 

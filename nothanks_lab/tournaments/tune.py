@@ -193,7 +193,7 @@ def tune(
     from tqdm.auto import tqdm
 
     bar = tqdm(
-        total=max_evals, desc="tune", disable=not (progress or progress is None), leave=False
+        total=max_evals, desc=_("tune"), disable=not (progress or progress is None), leave=False
     )
 
     def params_of_x(x: Sequence[float]) -> dict[str, Any]:
@@ -233,7 +233,7 @@ def tune(
     probe = make_policy(
         build(**params_of_x([(lo + hi) / 2 for lo, hi in zip(lows, highs, strict=True)]))
     )
-    ops, _ = _opponent_field(opponents, n_players)
+    ops, _field = _opponent_field(opponents, n_players)
     chunk = _chunk_size([_Plan((probe, *ops), ((0,),))], options.get("chunk_size"))
     with open_executor(executor, workers, n_tasks=-(-n_games // chunk)) as ex:
         options["executor"], options["workers"] = ex, None
