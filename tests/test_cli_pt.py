@@ -32,6 +32,19 @@ KIT = ["--lesson", "01_play", "--skip-handouts", "--no-pdf"]
 SMALL = ["--players", "3", "--games", "30", "--seed", "1", "--no-progress"]
 
 
+def _command(lang: str, *argv: str, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    """``nothanks-lab ARGV`` in a fresh process with ``NOTHANKS_LAB_LANG=lang``."""
+    env = {**os.environ, "NOTHANKS_LAB_LANG": lang, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "nothanks_lab", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def pt(*argv: str) -> str:
     with language("pt_BR"):
         return run(list(argv))
@@ -94,15 +107,7 @@ def test_help_in_portuguese(command: list[str], capsys: pytest.CaptureFixture[st
 
 def test_kit_console_lines_in_portuguese(tmp_path: Path) -> None:
     """The real console: ``NOTHANKS_LAB_LANG=pt_BR``, the summary and the progress lines."""
-    env = {**os.environ, "NOTHANKS_LAB_LANG": "pt_BR", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "nothanks_lab", "lessons", "export", str(tmp_path / "kit"), *KIT],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    done = _command("pt_BR", "lessons", "export", str(tmp_path / "kit"), *KIT, timeout=300)
     assert done.returncode == 0, done.stderr
     assert re.match(r"\d+ arquivos escritos em ", done.stdout), done.stdout
     assert "  student/: " in done.stdout and " arquivos" in done.stdout
@@ -112,30 +117,13 @@ def test_kit_console_lines_in_portuguese(tmp_path: Path) -> None:
 
 def test_a_language_not_spoken_falls_back_to_english() -> None:
     """``NOTHANKS_LAB_LANG=es nothanks-lab bots`` lists the bots in English, with one warning."""
-    env = {**os.environ, "NOTHANKS_LAB_LANG": "es", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "nothanks_lab", "bots"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    done = _command("es", "bots")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "marginal" in done.stdout
     assert done.stderr.count("NOTHANKS_LAB_LANG must be one of 'en', 'pt_BR'; got 'es'") == 1
 
 
 def test_the_progress_bar_speaks_portuguese() -> None:
-    env = {**os.environ, "NOTHANKS_LAB_LANG": "pt_BR", "PYTHONPATH": str(ROOT)}
-    argv = ["tournament", *FIELD, "--players", "3", "--games", "6", "--seed", "1"]
-    done = subprocess.run(
-        [sys.executable, "-m", "nothanks_lab", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    done = _command("pt_BR", "tournament", *FIELD, "--players", "3", "--games", "6", "--seed", "1")
     assert done.returncode == 0, done.stderr
     assert "torneio:" in done.stderr and "tournament:" not in done.stderr, done.stderr

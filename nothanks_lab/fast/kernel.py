@@ -140,26 +140,12 @@ def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
         got = _kernels.get(key)
         if got is None:
             try:
-                got = _built(kinds, nrt=False)
+                got = _build_kernel_module(kinds, nrt=False)
+                _warm(got)
             except numba.core.errors.NumbaError:
-                got = _built(kinds, nrt=True)
+                got = _build_kernel_module(kinds, nrt=True)
             _kernels[key] = got
         return got
-
-
-def _built(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> types.ModuleType:
-    """The kernel module for `kinds`, compiled; in memory, with one warning, when numba
-    cannot write its cache (a full cache disk: the kernel's own file may fit, numba's not)."""
-    try:
-        got = _build_kernel_module(kinds, nrt)
-        _warm(got)
-    except OSError as e:
-        _warn_once(
-            f"nothanks_lab: cannot write compiled kernels to the cache ({e}); compiling in memory"
-        )
-        got = _build_kernel_module(kinds, nrt, in_memory=True)
-        _warm(got)
-    return got
 
 
 def _warm(module: types.ModuleType) -> None:
@@ -181,9 +167,7 @@ def _warm(module: types.ModuleType) -> None:
     )
 
 
-def _build_kernel_module(
-    kinds: tuple[Callable[..., Any], ...], nrt: bool, in_memory: bool = False
-) -> types.ModuleType:
+def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> types.ModuleType:
     """Generate, write (when it can be cached) and import the kernel module for `kinds`."""
     if _PLAY_SOURCE is None:
         raise RuntimeError(
@@ -200,7 +184,7 @@ def _build_kernel_module(
         keyable = keyable and part is not None
         h.update(b"\0kind\0" + (part or b""))
     digest = h.hexdigest()[:20]
-    directory = _cache_dir() if keyable and not in_memory else None
+    directory = _cache_dir() if keyable else None
     names = [f"{getattr(k, '__module__', '?')}.{getattr(k, '__qualname__', '?')}" for k in kinds]
     bindings = "\n".join(f"decide_{i} = _kinds[{i}]" for i in range(len(kinds)))
     args = "params, card, pot, seat, hands, chips, cards_left"
