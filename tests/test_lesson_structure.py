@@ -297,3 +297,35 @@ def test_pt_no_answer_printed_before_it_is_asked(stem: str, lesson_runs: LessonR
         for i in range(where.get(key, 0)):
             found = _found((pats[0], None), _output_text(nb.cells[i]))
             assert not found, f"pt_BR/{stem}: cell {i} prints {found} before {key} asks it"
+
+
+# ------------------------------------------------------------------ an optional last part
+# A lesson may end with an optional part, after its exercises and outside its minutes (lesson
+# 04's "Going further", «Para ir além» in Portuguese): a teacher with one period skips it, and the
+# guide says what it holds and when to skip it.
+FURTHER = {"en": "## Going further (optional", "pt_BR": "## Para ir além (opcional"}
+
+
+@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_an_optional_part_follows_the_exercises_and_the_guide_says_so(stem: str, lang: str) -> None:
+    from nothanks_lab.kit.notes_pt import LESSON_NOTES_PT
+
+    if lang == "pt_BR" and stem not in PT_STEMS:
+        pytest.skip(f"no Portuguese {stem}")
+    nb = _read(stem) if lang == "en" else _read_pt(stem)
+    notes = (LESSON_NOTES if lang == "en" else LESSON_NOTES_PT)[stem]
+    starts = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "markdown" and c.source.startswith(FURTHER[lang])
+    ]
+    assert len(starts) <= 1, f"{lang} {stem}: two optional parts"
+    assert bool(starts) == bool(notes.further), f"{lang} {stem}: notebook and guide disagree"
+    if starts:
+        exercises_at = [ex.index for ex in exercise_cells(nb)]
+        assert exercises_at and max(exercises_at) < starts[0], f"{lang} {stem}: exercises after"
+        word = "*Going further*" if lang == "en" else "*Para ir além*"
+        assert word in nb.cells[0].source, f"{lang} {stem}: the first cell does not announce it"
+        headings = [c.source for c in nb.cells[starts[0] + 1 :] if c.cell_type == "markdown"]
+        assert not any(re.match(r"## \d+\.", h) for h in headings), "a timed section after it"

@@ -74,6 +74,8 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     total = sum(m for m, _ in notes.timings)
     timings = markdown_table([_("minutes"), _("activity")], [[str(m), a] for m, a in notes.timings])
     lines += ["", "## " + _("Timings ({total} minutes)").format(total=total), "", timings]
+    if notes.further:
+        lines += ["", _("**Going further (optional).** {text}").format(text=notes.further)]
     lines += ["", "## " + _("Answers with working"), ""]
     cells = exercise_cells(nb)
     if not cells:

@@ -32,6 +32,8 @@ class LessonNotes:
     """Questions to discuss with the class."""
     misconceptions: tuple[str, ...]
     """Mistakes students commonly make, each with what to say."""
+    further: str = ""
+    """What the lesson's optional part after the timed sections holds, and when to skip it."""
 
 
 #: Teaching notes per lesson (notebook stem). A lesson missing here gets a generic guide.
@@ -159,18 +161,15 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "explain how runs in the hand change that price",
             "build a paired simulation from a handful of deals, and measure what extra chips "
             "are worth over a whole round",
-            "explain why the seat changes what an extra chip is worth",
+            "(going further) explain why the seat changes what an extra chip is worth",
         ),
         timings=(
-            (7, "section 1: one move's bookkeeping"),
-            (8, "section 2: the break-even pot and the heatmap"),
-            (12, "section 3: paired simulation: a handful of deals, then many; discussion"),
-            (8, "section 4: the seat effect: seat 0 always first against seats rotated"),
-            (10, "section 5: exercises in pairs"),
+            (8, "section 1: one move's bookkeeping"),
+            (10, "section 2: the break-even pot and the heatmap"),
+            (15, "section 3: paired simulation: a handful of deals, then 1,200; per extra chip"),
+            (12, "section 4: exercises in pairs"),
         ),
         prompts=(
-            "Extra chips lowered seat 0's score when it always moved first, but by less per "
-            "chip than with the seats rotated. Who gains most from an extra chip, and why?",
             "In the handful of deals, the difference the extra chips made was small in some "
             "deals and large in others, even of either sign. Why does pairing still help?",
         ),
@@ -182,6 +181,16 @@ LESSON_NOTES: dict[str, LessonNotes] = {
             "same deals, so the luck of the cards cancels in the difference.",
             "'The two experiments disagree, so one is wrong': they measure a chip for different "
             "players (the first seat, or the average seat).",
+        ),
+        further=(
+            "After the exercises, 'Going further' holds why pairing helps (the interval on "
+            "different deals), bigger tables with an.chip_value, and the seat effect (seat 0 "
+            "always first against seats rotated). In a single period, 45 or 50 minutes, skip "
+            "it: the four sections take 45 minutes, and a 50-minute period keeps the other 5 "
+            "for starting the notebooks and for questions. It suits a group that finishes "
+            "early, a second period or homework; its discussion prompt: extra chips lowered "
+            "seat 0's score when it always moved first, but by less per chip than with the "
+            "seats rotated. Who gains most from an extra chip, and why?"
         ),
     ),
     "04b_take_or_pass": LessonNotes(

@@ -152,19 +152,15 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             "explicar como as sequências na mão mudam esse preço",
             "montar uma simulação pareada a partir de poucas distribuições, e medir quanto "
             "valem fichas a mais numa rodada inteira",
-            "explicar por que o lugar na mesa muda o valor de uma ficha a mais",
+            "(para ir além) explicar por que o lugar na mesa muda o valor de uma ficha a mais",
         ),
         timings=(
-            (7, "seção 1: as contas de uma jogada"),
-            (8, "seção 2: o pote de equilíbrio e o mapa de calor"),
-            (12, "seção 3: simulação pareada: poucas distribuições, depois muitas; discussão"),
-            (8, "seção 4: o efeito do lugar: o lugar 0 sempre primeiro contra lugares rotativos"),
-            (10, "seção 5: exercícios em duplas"),
+            (8, "seção 1: a conta de uma jogada"),
+            (10, "seção 2: o pote de equilíbrio e o mapa de calor"),
+            (15, "seção 3: simulação pareada: poucas distribuições, depois 1.200; por ficha"),
+            (12, "seção 4: exercícios em duplas"),
         ),
         prompts=(
-            "Fichas a mais baixaram a pontuação do lugar 0 quando ele jogava sempre primeiro, "
-            "mas menos por ficha do que com os lugares rotativos. Quem ganha mais com uma "
-            "ficha a mais, e por quê?",
             "Nas poucas distribuições, a diferença que as fichas a mais fizeram foi pequena "
             "em umas e grande em outras, até de sinais opostos. Por que parear ainda ajuda?",
         ),
@@ -177,6 +173,17 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             "compara as mesmas distribuições, então a sorte das cartas se cancela na diferença.",
             "'Os dois experimentos discordam, então um está errado': eles medem uma ficha "
             "para jogadores diferentes (o primeiro lugar, ou o lugar médio).",
+        ),
+        further=(
+            "Depois dos exercícios, «Para ir além» traz por que o pareamento ajuda (o "
+            "intervalo em distribuições diferentes), mesas maiores com an.chip_value e o "
+            "efeito do lugar (o lugar 0 sempre primeiro contra os lugares girando). Numa aula "
+            "só, de 45 ou de 50 minutos, pule esta parte: as quatro seções levam 45 minutos, e "
+            "numa aula de 50 minutos os outros 5 ficam para abrir os cadernos e para as "
+            "perguntas. Ela serve para uma turma que termina antes, para uma segunda aula ou "
+            "para casa; a sua pergunta para discussão: fichas a mais baixaram a pontuação do "
+            "lugar 0 quando ele jogava sempre primeiro, mas menos por ficha do que com os "
+            "lugares girando. Quem ganha mais com uma ficha a mais, e por quê?"
         ),
     ),
     "04b_take_or_pass": LessonNotes(
