@@ -45,6 +45,12 @@ ENGLISH = re.compile(
     re.IGNORECASE,
 )
 
+# English words of a comment: the game's words above, and common ones no Portuguese word is.
+ENGLISH_COMMENT = re.compile(
+    rf"{ENGLISH.pattern}|\b(is|of|to|in|at|on|every|first|while|both|never|more|than)\b",
+    re.IGNORECASE,
+)
+
 # Python's own number formats in an f-string field (`{p:.4f}`, `{n:,}`, `{x:+.2f}`, `{s:.1%}`),
 # which print the English way (0.1791, 28,048,800) whatever the language in use.
 PYTHON_NUMBER_FORMAT = re.compile(r":[<>^]?\d*\+?(?:\.\d+[f%]|,)\}")
@@ -81,6 +87,19 @@ def code_tokens(source: str) -> list[tuple[int, str]]:
         elif t.type not in skip:
             out.append((t.type, t.string))
     return out
+
+
+def without_comments(source: str) -> list[str]:
+    """The tokens of `source` but its comments and layout, strings kept as written."""
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    toks = tokenize.generate_tokens(io.StringIO(source + "\n").readline)
+    return [t.string for t in toks if t.type not in skip]
+
+
+def comments(source: str) -> str:
+    """The comments of `source`, one a line."""
+    toks = tokenize.generate_tokens(io.StringIO(source + "\n").readline)
+    return "\n".join(t.string for t in toks if t.type == tokenize.COMMENT)
 
 
 def without_added_lines(source: str) -> str:
@@ -138,7 +157,20 @@ def test_same_code_but_the_language_line(stem: str) -> None:
             assert 'set_language("pt_BR")' not in src, (stem, b.id)
         assert code_tokens(src) == code_tokens(a.source), f"{stem}: cell {b.id} changes code"
         if "check" in a.metadata.get("tags", []):
-            assert b.source == a.source, f"{stem}: a check cell is kept as written"
+            # A check cell keeps its strings too; only its comments are translated.
+            assert without_comments(b.source) == without_comments(a.source), (stem, b.id)
+
+
+@pytest.mark.parametrize("stem", PT_STEMS)
+def test_the_check_cells_comments_are_translated(stem: str) -> None:
+    """A teacher opening a check cell reads why it holds in Portuguese."""
+    en, pt = _read(EN / f"{stem}.ipynb"), _read(PT / f"{stem}.ipynb")
+    for a, b in zip(en.cells, pt.cells, strict=True):
+        if "check" not in a.metadata.get("tags", []) or not comments(a.source):
+            continue
+        assert comments(b.source) != comments(a.source), f"{stem}: cell {b.id} left in English"
+        words = sorted({m.group(0) for m in ENGLISH_COMMENT.finditer(comments(b.source))})
+        assert not words, f"{stem}: check cell {b.id} comments with English words {words}"
 
 
 @pytest.mark.parametrize("stem", PT_STEMS)
