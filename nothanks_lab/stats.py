@@ -14,7 +14,7 @@ point estimate lies inside; a difference of two such shares gets
 imported on first use: it costs most of the package's import time.
 
 >>> print(mean_interval([1, 2, 3, 4]))
-2.5 [0.4457, 4.554] (95%, n=4)
+2.5 [0.446, 4.554] (95%, n=4)
 >>> print(proportion_interval(7, 10))
 0.7 [0.3475, 0.9333] (95%, n=10)
 """
@@ -75,10 +75,14 @@ class Interval:
 
     def __str__(self) -> str:
         """``53.61 [52.39, 54.83] (95%, n=400)``; ``53,61 [52,39; 54,83] (95%, n=400)`` in
-        Portuguese (a decimal comma, so ``;`` between the ends)."""
+        Portuguese (a decimal comma, so ``;`` between the ends).
+
+        Both ends print with the same decimals (`_ends_spec`), never ``[-1.234, -0.7612]``.
+        """
         level = fmt_percent(self.level)
         value = fmt_number(self.value, ".4g")
-        return f"{value} {fmt_ends(self.low, self.high, '.4g')} ({level}, n={self.n})"
+        ends = fmt_ends(self.low, self.high, _ends_spec(self.low, self.high), exact_zero=True)
+        return f"{value} {ends} ({level}, n={self.n})"
 
 
 def fmt_number(x: float, spec: str) -> str:
@@ -91,12 +95,33 @@ def _decimal_mark() -> str:
     return fmt_decimal(0.5, 1)[1]
 
 
-def fmt_ends(low: float, high: float, spec: str) -> str:
+def _ends_spec(low: float, high: float, digits: int = 4) -> str:
+    """A format for both ends of an interval: the same decimals, `digits` significant on the
+    larger end, trailing zeros both ends share dropped.
+
+    >>> _ends_spec(-1.2341, -0.76123), _ends_spec(0.2, 0.35), _ends_spec(0.2, 0.3)
+    ('.3f', '.2f', '.1f')
+    """
+    largest = max(abs(low), abs(high))
+    if not math.isfinite(largest):
+        return f".{digits}g"
+    d = max(0, digits - 1 - math.floor(math.log10(largest))) if largest > 0 else 0
+    while d > 0 and all(f"{x:.{d}f}".endswith("0") for x in (low, high)):
+        d -= 1
+    return f".{d}f"
+
+
+def fmt_ends(low: float, high: float, spec: str, *, exact_zero: bool = False) -> str:
     """An interval's ends formatted by `spec`: ``[52.39, 54.83]``; ``[52,39; 54,83]`` where
-    the decimal mark is a comma (Portuguese); ``[n/a]`` when undefined (NaN)."""
+    the decimal mark is a comma (Portuguese); ``[n/a]`` when undefined (NaN). With
+    `exact_zero`, an end that is exactly 0 reads ``0`` (``[0, 0.3085]``, not ``[0.0000, ...``)."""
     if math.isnan(low) or math.isnan(high):
         return "[" + _("n/a") + "]"
-    return f"[{fmt_number(low, spec)}{fmt_separator()}{fmt_number(high, spec)}]"
+
+    def end(x: float) -> str:
+        return "0" if exact_zero and x == 0 else fmt_number(x, spec)
+
+    return f"[{end(low)}{fmt_separator()}{end(high)}]"
 
 
 def fmt_share(value: float, low: float, high: float, digits: int = 0) -> str:
@@ -207,7 +232,7 @@ def paired_interval(
     inside [-1, 1], positive width.
 
     >>> print(paired_interval([3, 5, 4, 6], [2, 5, 3, 5]))
-    0.75 [-0.04561, 1.546] (95%, n=4)
+    0.75 [-0.046, 1.546] (95%, n=4)
     """
     if not isinstance(shares, bool):
         raise ValueError(f"shares must be True or False; got {shares!r}")

@@ -312,3 +312,24 @@ def test_a_proportion_interval_moves_up_with_every_win_and_stays_in_the_unit_ran
             assert 0.0 <= iv.low <= iv.value <= iv.high <= 1.0 and iv.high > iv.low
         for a, b in itertools.pairwise(ivs):
             assert a.low <= b.low and a.high <= b.high, (n, a, b)
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "ends"),
+    [
+        (-1.2341, -0.76123, "[-1.234, -0.761]"),  # .4g printed [-1.234, -0.7612]
+        (0.2, 0.35, "[0.20, 0.35]"),  # .4g printed [0.2, 0.35]
+        (0.2, 0.3, "[0.2, 0.3]"),
+        (52.39, 54.83, "[52.39, 54.83]"),
+        (0.00012, 0.00098, "[0.00012, 0.00098]"),
+        (9.9996, 10.5, "[10.0, 10.5]"),  # rounds up to 10.0, a decimal like 10.5
+    ],
+)
+def test_an_interval_prints_both_ends_with_the_same_decimals(
+    low: float, high: float, ends: str
+) -> None:
+    from nothanks_lab.i18n import language
+
+    assert ends in str(Interval((low + high) / 2, low, high, 100))
+    with language("pt_BR"):
+        assert ends.replace(", ", "; ").replace(".", ",") in str(Interval(low, low, high, 100))
