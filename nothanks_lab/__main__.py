@@ -395,7 +395,7 @@ def _bots_listing() -> str:
             params = {}
         lines.append(name)
         lines += [
-            f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.doc}" for p in params.values()
+            f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.help}" for p in params.values()
         ]
     lines.append("\n" + _("give a bot as NAME or NAME:param=value,param=value"))
     return "\n".join(lines)

@@ -111,7 +111,7 @@ def test_kit_console_lines_in_portuguese(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert re.match(r"\d+ arquivos escritos em ", done.stdout), done.stdout
     assert "  student/: " in done.stdout and " arquivos" in done.stdout
-    assert "01_play: notebook do aluno, guia do professor, fonte do nbgrader" in done.stderr
+    assert "01_play: caderno do aluno, guia do professor, fonte do nbgrader" in done.stderr
     assert ENGLISH_CLI.findall(done.stdout + done.stderr) == [], done.stdout + done.stderr
 
 
@@ -127,3 +127,21 @@ def test_the_progress_bar_speaks_portuguese() -> None:
     done = _command("pt_BR", "tournament", *FIELD, "--players", "3", "--games", "6", "--seed", "1")
     assert done.returncode == 0, done.stderr
     assert "torneio:" in done.stderr and "tournament:" not in done.stderr, done.stderr
+
+
+def test_the_bots_listing_explains_every_parameter_in_portuguese() -> None:
+    """``nothanks-lab bots`` in Portuguese: each parameter's help is the catalog's translation."""
+    from nothanks_lab.bots import available_bots, params_of
+
+    text = pt("bots")
+    params = [p for name in available_bots() for p in params_of(name).values()]
+    assert len(params) >= 40
+    for p in params:
+        with language("pt_BR"):
+            help_pt = p.help
+        assert help_pt != p.doc and help_pt in text, p.name  # translated, and what is printed
+        assert not re.search(r"\b(the|of|when|weight|chips?|cards?)\b", help_pt), help_pt
+    assert "peso de: fichas na carta" in text  # a linear bot's weight: both parts translated
+    with language("en"):
+        english = run(["bots"])
+    assert all(p.doc in english for p in params)  # English prints the source text

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from ..engine import Action
+from ..i18n import _
 from ..rules import Rules
 from ..validate import check_seed, is_int, make_rng
 from ..view import PlayerView
@@ -46,6 +47,10 @@ class Policy(Protocol):
         ...
 
 
+#: How a weight's doc begins: ``weight of: <the feature's meaning>`` (`Param.help`).
+WEIGHT_OF = "weight of: "
+
+
 @dataclass(frozen=True)
 class Param:
     """A declared, tunable bot parameter."""
@@ -62,6 +67,18 @@ class Param:
     """One line on what it changes."""
     kind: type = float
     """`int`, `float` or `bool`."""
+
+    @property
+    def help(self) -> str:
+        """`doc` in the language in use, for a person (the ``bots`` command, a slider's tooltip).
+
+        A linear bot's weight reads ``weight of: <feature>`` (`WEIGHT_OF`): both parts are
+        translated.
+        """
+        if self.doc.startswith(WEIGHT_OF):
+            feature = _(self.doc.removeprefix(WEIGHT_OF))
+            return _("weight of: {feature}").format(feature=feature)
+        return _(self.doc)
 
     def check(self, value: Any, owner: str) -> Any:
         """Return `value` converted to `kind`, or raise `ValueError` naming the allowed range.

@@ -29,10 +29,11 @@ import numpy as np
 
 from ..core import card_points_mask, marginal_points
 from ..engine import Action
+from ..i18n import N_
 from ..rules import Rules
 from ..validate import check_rules
 from ..view import PlayerView
-from .base import FastBot, Param, decision_args, register
+from .base import WEIGHT_OF, FastBot, Param, decision_args, register
 from .features import bridge_chance, lateness, leader_block, rivals_fitting
 from .heuristic import HEURISTIC_PARAMS, heuristic_terms_after_passes, pack_params
 
@@ -40,27 +41,27 @@ __all__ = ["FEATURES", "LINEAR_PARAMS", "LinearBot", "linear_decide", "linear_fe
 
 #: Feature names and one-line meanings, in the order `linear_features` returns them.
 FEATURES: tuple[tuple[str, str], ...] = (
-    ("bias", "1 (a constant: the base leaning to take or pass)"),
-    ("cost", "change in card points if we take the card"),
-    ("pot", "chips on the card"),
-    ("gain", "the change in card points when it is negative, else 0"),
-    ("chips", "our chips"),
-    ("scarcity", "1 / (1 + our chips)"),
-    ("late", "share of the in-play cards already turned (0 at the start, 1 at the end)"),
-    ("pot_late", "pot x late"),
-    ("cost_late", "cost x late"),
-    ("bridge", "cost x chance the gap is filled, for a card two away from one of ours"),
-    ("fits", "rivals whose runs the card extends"),
-    ("block", "1 if the card extends the runs of a rival who leads or ties us"),
-    ("lead_gap", "(our score - the best rival's score) / 10"),
+    ("bias", N_("1 (a constant: the base leaning to take or pass)")),
+    ("cost", N_("change in card points if we take the card")),
+    ("pot", N_("chips on the card")),
+    ("gain", N_("the change in card points when it is negative, else 0")),
+    ("chips", N_("our chips")),
+    ("scarcity", N_("1 / (1 + our chips)")),
+    ("late", N_("share of the in-play cards already turned (0 at the start, 1 at the end)")),
+    ("pot_late", N_("pot x late")),
+    ("cost_late", N_("cost x late")),
+    ("bridge", N_("cost x chance the gap is filled, for a card two away from one of ours")),
+    ("fits", N_("rivals whose runs the card extends")),
+    ("block", N_("1 if the card extends the runs of a rival who leads or ties us")),
+    ("lead_gap", N_("(our score - the best rival's score) / 10")),
     (
         "returns",
-        "1 if every rival, deciding like a default heuristic bot, would pass the card back",
+        N_("1 if every rival, deciding like a default heuristic bot, would pass the card back"),
     ),
-    ("returns_cost", "returns x cost"),
-    ("cost_per_chip", "cost / (1 + our chips)"),
-    ("rival_chips", "fewest chips of any rival / 10"),
-    ("returns_pot", "returns x pot"),
+    ("returns_cost", N_("returns x cost")),
+    ("cost_per_chip", N_("cost / (1 + our chips)")),
+    ("rival_chips", N_("fewest chips of any rival / 10")),
+    ("returns_pot", N_("returns x pot")),
 )
 N_FEATURES = len(FEATURES)
 
@@ -72,7 +73,7 @@ WEIGHTS_5P: tuple[float, ...] = (
 
 #: Declared parameters: one weight per feature, named ``w_<feature>``.
 LINEAR_PARAMS: tuple[Param, ...] = tuple(
-    Param(f"w_{name}", w, -100.0, 100.0, f"weight of: {doc}")
+    Param(f"w_{name}", w, -100.0, 100.0, WEIGHT_OF + doc)
     for (name, doc), w in zip(FEATURES, WEIGHTS_5P, strict=True)
 )
 
