@@ -15,7 +15,7 @@ import numpy as np
 from .. import render
 from ..bots import available_bots, bot_class, params_of
 from ..bots.base import Param
-from ..i18n import _, get_language, speaks
+from ..i18n import _, fmt_decimal, get_language, language, speaks
 from ..play import policy_name
 from ..table import (
     DEFAULT_DIFFICULTY,
@@ -29,6 +29,7 @@ from ..table import (
 from ..validate import (
     check_seed,
 )
+from .param_labels import param_label
 
 F = TypeVar("F", bound=Callable[..., Any])
 log = logging.getLogger("nothanks_lab.widgets")
@@ -296,15 +297,21 @@ def bot_label(name: str) -> str:
 
 
 def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
-    """A slider (or checkbox) for a declared bot parameter, spanning its allowed range."""
+    """A slider (or checkbox) for a declared bot parameter, spanning its allowed range.
+
+    Its label is `param_label` (the name in English, words in Portuguese), its tooltip the
+    parameter's meaning. Where the language writes a decimal comma, a float slider shows no
+    readout of its own (the browser's number format prints a point): `param_row` adds one.
+    """
     value = param.default if value is None else value
     style = {"description_width": "10em"}
     layout = W.Layout(width="26em", max_width="100%")
+    label = param_label(param.name)
     if param.kind is bool:
         return W.Checkbox(
             value=bool(value),
-            description=param.name,
-            tooltip=_(param.doc),
+            description=label,
+            tooltip=param.help,
             style=style,
             layout=layout,
         )
@@ -313,8 +320,8 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
             value=int(value),
             min=int(param.low),
             max=int(param.high),
-            description=param.name,
-            tooltip=_(param.doc),
+            description=label,
+            tooltip=param.help,
             continuous_update=False,
             style=style,
             layout=layout,
@@ -324,12 +331,33 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
         min=float(param.low),
         max=float(param.high),
         step=(float(param.high) - float(param.low)) / 100 or 0.01,
-        description=param.name,
-        tooltip=_(param.doc),
+        description=label,
+        tooltip=param.help,
         continuous_update=False,
+        readout=fmt_decimal(0.5, 1) == "0.5",
+        readout_format=".2f",
         style=style,
         layout=layout,
     )
+
+
+def param_row(control: W.ValueWidget) -> W.Widget:
+    """`control` as it sits in a picker: with a readout in the language's decimals if it lacks one.
+
+    A float slider without its own readout (a decimal-comma language) gets a label beside it
+    that prints its value with `fmt_decimal` (``0,25``), two decimals as the slider's own.
+    """
+    if not isinstance(control, W.FloatSlider) or control.readout:
+        return control
+    readout = W.Label(fmt_decimal(control.value, 2), layout=W.Layout(width="4em"))
+    lang = get_language()  # the picker's, also when a later event runs under another
+
+    def show(change: Mapping[str, Any]) -> None:
+        with language(lang):
+            readout.value = fmt_decimal(change["new"], 2)
+
+    control.observe(show, names="value")
+    return W.HBox([control, readout], layout=W.Layout(align_items="center"))
 
 
 _WRAP = W.Layout(display="flex", flex_flow="row wrap", align_items="center", width="100%")
@@ -356,6 +384,7 @@ class BotPicker:
         self.advanced = W.Accordion(children=[self.advanced_box], selected_index=None)
         self.advanced.layout = W.Layout(width="100%")
         self._initial: dict[str, Any] = {}
+        self._controls: dict[str, W.ValueWidget] = {}  # parameter name -> its control
         self.set_spec(spec)
         self.dropdown.observe(self._on_name, names="value")
         self.widget = W.VBox(
@@ -409,28 +438,26 @@ class BotPicker:
     @property
     def sliders(self) -> list[W.ValueWidget]:
         """Every parameter control, main ones first."""
-        return [*self.main_box.children, *self.advanced_box.children]
+        return list(self._controls.values())
 
     @property
     def params(self) -> dict[str, Any]:
         """Values of the parameter controls."""
-        return {w.description: w.value for w in self.sliders}
+        return {name: w.value for name, w in self._controls.items()}
 
     @speaks
     def _build_params(self) -> None:
         if self.name == self.CUSTOM:
             self.main_box.children = self.advanced_box.children = ()
+            self._controls = {}
             self.advanced.layout.display = "none"
             return
         declared = params_of(self.name)
-        main = STUDENT_PARAMS.get(self.name, tuple(declared)[:2])
-        self.main_box.children = tuple(
-            param_widget(declared[n], self._initial.get(n)) for n in main if n in declared
-        )
+        main = [n for n in STUDENT_PARAMS.get(self.name, tuple(declared)[:2]) if n in declared]
         rest = [n for n in declared if n not in main]
-        self.advanced_box.children = tuple(
-            param_widget(declared[n], self._initial.get(n)) for n in rest
-        )
+        self._controls = {n: param_widget(declared[n], self._initial.get(n)) for n in main + rest}
+        self.main_box.children = tuple(param_row(self._controls[n]) for n in main)
+        self.advanced_box.children = tuple(param_row(self._controls[n]) for n in rest)
         self.advanced.set_title(
             0,
             _("advanced: {n} more settings of {bot}").format(
