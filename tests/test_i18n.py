@@ -69,7 +69,7 @@ def test_every_message_id_has_a_portuguese_translation() -> None:
     assert len(template) > 100  # the play table, its panels, review and setup at least
     missing, fuzzy = [], []
     for m in template:
-        t = po.get(m.id)
+        t = po.get(m.id, m.context)  # a pgettext entry is found under its context
         strings = () if t is None else (t.string if isinstance(t.string, tuple) else (t.string,))
         if t is None or not strings or not all(s.strip() for s in strings):
             missing.append(m.id)
@@ -102,14 +102,16 @@ def test_a_changed_placeholder_is_caught() -> None:
 
 
 def marked_strings() -> set[str]:
-    """Every literal the package passes to `_`, `gettext`, `N_` or `ngettext` (f-strings too)."""
+    """Every literal the package passes to `_`, `gettext`, `N_`, `ngettext` or, as the message
+    after its context, `pgettext` (f-strings too)."""
     found: set[str] = set()
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
-            n_args = {"_": 1, "gettext": 1, "N_": 1, "ngettext": 2}.get(node.func.id, 0)
-            for arg in node.args[:n_args]:
+            where = {"_": (0, 1), "gettext": (0, 1), "N_": (0, 1), "ngettext": (0, 2)}
+            start, stop = {**where, "pgettext": (1, 2)}.get(node.func.id, (0, 0))
+            for arg in node.args[start:stop]:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     found.add(arg.value)
     return found
@@ -303,7 +305,8 @@ def test_a_portuguese_review_shows_no_english_ui_word(clean_language: pytest.Mon
     play_out(t)
     t.review_round(background=False)
     text = widget_texts(t.widget)
-    assert "Análise de Lugar 0 (você)" in text and "Analisada em" in text
+    assert "Análise — Lugar 0 (você)" in text and "Analisada em" in text
+    assert "de Lugar" not in text  # "de" before a seat's name reads wrong: a dash instead
     assert english_words(text) == [], text
     t.replay_panel.go(0)
     assert "A distribuição" in t.replay_panel.view.value
@@ -910,8 +913,67 @@ def test_the_trials_wording_and_a_portuguese_difficulty() -> None:
         with pytest.raises(ValueError, match="'easy', 'medium', 'hard'"):
             check_difficulty("mediano")
         one = _kit_readme([Path("01_play.ipynb"), Path("08_x.ipynb")], set(), ["01_play"])
-        assert "esta lição não tem" in one and "estas lições" not in one
+        assert "esta aula não tem" in one and "estas aulas" not in one
         assert not re.search(r"\b(LESSON|STUDENT)\b|/path/to", one), one
         assert _("{name} says no thanks").format(name="Ana") == "Ana diz «Não, obrigado!»"
     with pytest.raises(ValueError):
         check_difficulty("médio")  # in English, only the English names
+
+
+def test_a_portuguese_bot_picker_shows_words_and_decimal_commas(
+    clean_language: pytest.MonkeyPatch,
+) -> None:
+    """The custom-bot settings: labels in Portuguese words, readouts with a decimal comma."""
+    import ipywidgets as W
+
+    from nothanks_lab.bots import available_bots, params_of
+    from nothanks_lab.widgets.common import BotPicker
+
+    with language("pt_BR"):
+        p = BotPicker("Lugar 1", ("heuristic", {"pot_weight": 1.25}))
+    assert [w.description for w in p.sliders][:2] == ["limite", "peso do pote"]
+    assert p.params["pot_weight"] == 1.25 and p.spec() == "heuristic(pot_weight=1.25)"
+    row = p.main_box.children[1]
+    slider, readout = row.children
+    assert slider.readout is False and readout.value == "1,25"
+    slider.value = 0.3  # a later event, whatever language is in use then
+    assert readout.value == "0,30" and p.params["pot_weight"] == 0.3
+    text = widget_texts(p.widget)
+    assert not re.search(r"\b\d+\.\d+\b", text), text  # no decimal point shown
+    for name in available_bots():
+        with language("pt_BR"):
+            p.dropdown.value = name
+        for w, (param, declared) in zip(p.sliders, params_of(name).items(), strict=True):
+            assert "_" not in w.description and w.description != param, (name, param)
+            with language("pt_BR"):
+                assert w.tooltip == declared.help != declared.doc, (name, param)
+            if isinstance(w, W.FloatSlider):
+                assert not w.readout
+    english = BotPicker("Seat 1", "heuristic")  # English: the names a spec writes, own readouts
+    assert [w.description for w in english.sliders][:2] == ["threshold", "pot_weight"]
+    assert all(w.readout for w in english.sliders if isinstance(w, W.FloatSlider))
+
+
+# A lesson is an «aula» and a notebook a «caderno» everywhere a Portuguese reader looks.
+LICAO_OR_NOTEBOOK = re.compile(r"\bli[çc][ãõ][oe]s?\b|(?<![/\w`.])notebooks?(?![/\w`])", re.I)
+
+
+def test_one_word_for_a_lesson_and_one_for_a_notebook() -> None:
+    import nbformat
+    from babel.messages.pofile import read_po
+
+    from nothanks_lab.kit.build import _README
+    from nothanks_lab.kit.notes_pt import FORMULAS_PT, LESSON_NOTES_PT
+
+    with PO.open("rb") as f:
+        texts = {f"po {m.id!r}": str(m.string) for m in read_po(f) if m.id and m.string}
+    texts["kit README"] = _README["pt_BR"]
+    texts |= {f"notes {k}": repr(v) for k, v in LESSON_NOTES_PT.items()}
+    texts |= {f"formula {k}": v for k, v in FORMULAS_PT.items()}
+    for path in sorted((ROOT / "notebooks" / "pt_BR").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                texts[f"{path.stem} {cell.id}"] = re.sub(r"`[^`]*`", " ", cell.source)
+    found = {k: m.group(0) for k, t in texts.items() if (m := LICAO_OR_NOTEBOOK.search(t))}
+    assert found == {}, found
+    assert "aula" in texts["kit README"] and "cadernos" in texts["kit README"]

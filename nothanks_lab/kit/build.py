@@ -284,26 +284,26 @@ Written by `nothanks-lab lessons export`. Lessons:
 """,
     "pt_BR": """# As aulas do jogo: kit do professor
 
-Gerado por `nothanks-lab lessons export`. Lições:
+Gerado por `nothanks-lab lessons export`. Aulas:
 
 {lessons}
 
-- `student/`: os notebooks para entregar aos alunos; nenhum exercício vem respondido e nenhuma
+- `student/`: os cadernos para entregar aos alunos; nenhum exercício vem respondido e nenhuma
   célula revela uma resposta. Precisam do pacote instalado (`pip install nothanks_lab`).
-- `teacher/`: um guia por lição (Markdown e HTML): objetivos, tempos para uma aula de {period}
+- `teacher/`: um guia por aula (Markdown e HTML): objetivos, tempos para uma aula de {period}
   minutos, respostas com a resolução, perguntas para discussão, erros comuns.
 - `teacher/rules_sheet.html` (e `rules_sheet.pdf` quando o Chromium está instalado): as regras
   numa página A4 para imprimir, com um exemplo de pontuação resolvido.
-- Avaliações em papel (cerca de 10 minutos, lápis e papel) com gabarito, uma por lição de aula:
+- Avaliações em papel (cerca de 10 minutos, lápis e papel) com gabarito, uma por aula da turma:
 {quiz_list}
-- `handouts/`: cada lição executada e salva como uma página HTML que abre sem internet; imprima
+- `handouts/`: cada aula executada e salva como uma página HTML que abre sem internet; imprima
   pelo navegador, ou use o PDF ao lado quando houver. ({n_handouts} gerados.)
-- `nbgrader/`: um curso do nbgrader com todas as lições que têm exercícios: {in_course}.{left_out}
+- `nbgrader/`: um curso do nbgrader com todas as aulas que têm exercícios: {in_course}.{left_out}
   Nessa pasta, com o nbgrader do venv (sem mudar o PATH: o `nbgrader_config.py` do curso põe
   no PATH a pasta do Python do nbgrader, onde está o `alembic`):
-  `/caminho/do/.venv/bin/nbgrader generate_assignment LIÇÃO` gera a versão do aluno em
-  `release/`; junte as entregas em `submitted/ALUNO/LIÇÃO/` e rode
-  `/caminho/do/.venv/bin/nbgrader autograde LIÇÃO` (LIÇÃO é o nome da lição, como `01_play`;
+  `/caminho/do/.venv/bin/nbgrader generate_assignment AULA` gera a versão do aluno em
+  `release/`; junte as entregas em `submitted/ALUNO/AULA/` e rode
+  `/caminho/do/.venv/bin/nbgrader autograde AULA` (AULA é o nome da aula, como `01_play`;
   ALUNO, o nome de cada aluno).
 """,
 }

@@ -59,7 +59,7 @@ LESSON_NOTES_PT: dict[str, LessonNotes] = {
             (10, "seção 1: as regras, lidas em voz alta; um exemplo de sequência no quadro"),
             (15, "seção 2: todos jogam uma rodada na mesa de jogo (robôs fáceis)"),
             (5, "seção 3: os dois exercícios de pontuação; em duplas, um confere a mão do outro"),
-            (10, "seção 4: o painel de dicas: as suas duas partes, com a posição do notebook"),
+            (10, "seção 4: o painel de dicas: as suas duas partes, com a posição do caderno"),
             (5, "seção 5: rever a rodada; quando você pegou uma carta sem fichas no pote?"),
         ),
         prompts=(
