@@ -949,6 +949,9 @@ def test_a_portuguese_bot_picker_shows_words_and_decimal_commas(
                 assert w.tooltip == declared.help != declared.doc, (name, param)
             if isinstance(w, W.FloatSlider):
                 assert not w.readout
+    table = nt.PlayTable(3, seed=5, bot_delay=0.5, language="pt_BR")
+    assert not table.delay.readout and "0,5" in widget_texts(table.widget)  # the bots' pause
+    assert not re.search(r"\b\d+\.\d+\b", widget_texts(table.widget))
     english = BotPicker("Seat 1", "heuristic")  # English: the names a spec writes, own readouts
     assert [w.description for w in english.sliders][:2] == ["threshold", "pot_weight"]
     assert all(w.readout for w in english.sliders if isinstance(w, W.FloatSlider))

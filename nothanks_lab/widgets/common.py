@@ -301,7 +301,7 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
 
     Its label is `param_label` (the name in English, words in Portuguese), its tooltip the
     parameter's meaning. Where the language writes a decimal comma, a float slider shows no
-    readout of its own (the browser's number format prints a point): `param_row` adds one.
+    readout of its own (the browser's number format prints a point): `slider_row` adds one.
     """
     value = param.default if value is None else value
     style = {"description_width": "10em"}
@@ -334,27 +334,32 @@ def param_widget(param: Param, value: Any = None) -> W.ValueWidget:
         description=label,
         tooltip=param.help,
         continuous_update=False,
-        readout=fmt_decimal(0.5, 1) == "0.5",
+        readout=point_readout(),
         readout_format=".2f",
         style=style,
         layout=layout,
     )
 
 
-def param_row(control: W.ValueWidget) -> W.Widget:
-    """`control` as it sits in a picker: with a readout in the language's decimals if it lacks one.
+def point_readout() -> bool:
+    """Whether a float slider may show its own readout: the browser prints a decimal point."""
+    return fmt_decimal(0.5, 1) == "0.5"
 
-    A float slider without its own readout (a decimal-comma language) gets a label beside it
-    that prints its value with `fmt_decimal` (``0,25``), two decimals as the slider's own.
+
+def slider_row(control: W.ValueWidget, digits: int = 2) -> W.Widget:
+    """`control` as it sits in a panel: with a readout in the language's decimals if it lacks one.
+
+    A float slider without its own readout (a decimal-comma language, see `point_readout`) gets
+    a label beside it that prints its value with `fmt_decimal` (``0,25``), `digits` decimals.
     """
     if not isinstance(control, W.FloatSlider) or control.readout:
         return control
-    readout = W.Label(fmt_decimal(control.value, 2), layout=W.Layout(width="4em"))
+    readout = W.Label(fmt_decimal(control.value, digits), layout=W.Layout(width="4em"))
     lang = get_language()  # the picker's, also when a later event runs under another
 
     def show(change: Mapping[str, Any]) -> None:
         with language(lang):
-            readout.value = fmt_decimal(change["new"], 2)
+            readout.value = fmt_decimal(change["new"], digits)
 
     control.observe(show, names="value")
     return W.HBox([control, readout], layout=W.Layout(align_items="center"))
@@ -456,8 +461,8 @@ class BotPicker:
         main = [n for n in STUDENT_PARAMS.get(self.name, tuple(declared)[:2]) if n in declared]
         rest = [n for n in declared if n not in main]
         self._controls = {n: param_widget(declared[n], self._initial.get(n)) for n in main + rest}
-        self.main_box.children = tuple(param_row(self._controls[n]) for n in main)
-        self.advanced_box.children = tuple(param_row(self._controls[n]) for n in rest)
+        self.main_box.children = tuple(slider_row(self._controls[n]) for n in main)
+        self.advanced_box.children = tuple(slider_row(self._controls[n]) for n in rest)
         self.advanced.set_title(
             0,
             _("advanced: {n} more settings of {bot}").format(

@@ -16,7 +16,16 @@ import ipywidgets as W
 from .. import render
 from ..i18n import _, speaks
 from ..table import DIFFICULTIES, BotSpec, difficulty_bots, display_label
-from .common import _WRAP, BotPicker, ErrorLine, SeedBox, _fresh_seed, paint
+from .common import (
+    _WRAP,
+    BotPicker,
+    ErrorLine,
+    SeedBox,
+    _fresh_seed,
+    paint,
+    point_readout,
+    slider_row,
+)
 
 
 class TableSetup:
@@ -80,6 +89,8 @@ class TableSetup:
             description=_("bot pause (s)"),
             style={"description_width": "7em"},
             continuous_update=False,
+            readout=point_readout(),
+            readout_format=".1f",
         )
         self.new_button = paint(W.Button(description=_("New game")), "info")
         self.setup = W.VBox(
@@ -87,7 +98,7 @@ class TableSetup:
                 W.Box([self.difficulty_box, self.difficulty_text], layout=_WRAP),
                 W.Box([self.players, self.rounds_box], layout=_WRAP),
                 W.Box([self.seed.widget, self.hide_chips], layout=_WRAP),
-                self.delay,
+                slider_row(self.delay, 1),
                 W.HTML(render.caption_html(_("Bots"), _(" (you play the seat marked 'you')"))),
                 self.seats_box,
                 self.new_button,
