@@ -55,12 +55,12 @@ import numpy as np
 from .analysis import (
     MoveValue,
     PositionEvaluation,
-    _policies_name,
     advice_policy,
     evaluate_position,
     exact_cheap,
     exact_evaluation,
 )
+from .analysis.rollout import _policies_name
 from .bots.specs import bot_label
 from .engine import Action, Game, SeedLike
 from .i18n import _, fmt_decimal, fmt_percent, ngettext

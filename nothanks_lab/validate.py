@@ -100,12 +100,12 @@ def check_count(value: object, name: str, ceiling: int, *, low: int = 1, owner: 
     ...
     ValueError: n_games must be a whole number (int) >= 1 and at most 100000000 (its ceiling); ...
     """
-    if not is_int(value) or not low <= int(value) <= ceiling:  # type: ignore[call-overload]
+    if not is_int(value) or not low <= int(value) <= ceiling:
         raise ValueError(
             f"{_who(name, owner)} must be a whole number (int) >= {low} and at most {ceiling} "
             f"(its ceiling); got {value!r}"
         )
-    return int(value)  # type: ignore[call-overload]
+    return int(value)
 
 
 def check_text_size(text: str | bytes, name: str, max_bytes: int = MAX_FILE_BYTES) -> None:
@@ -216,9 +216,9 @@ def check_int(
     ...
     ValueError: rounds must be a whole number (int) >= 1; got True
     """
-    ok = is_int(value)
-    if ok:
-        v = int(value)  # type: ignore[call-overload]
+    ok = False
+    if is_int(value):
+        v = int(value)
         ok = (low is None or v >= low) and (high is None or v <= high)
     if not ok:
         raise ValueError(
@@ -278,8 +278,8 @@ def check_seed(seed: object, name: str = "seed", *, owner: str = "") -> SeedLike
     """
     if seed is None or isinstance(seed, np.random.Generator | np.random.SeedSequence):
         return seed
-    if is_int(seed) and seed >= 0:  # type: ignore[operator]
-        return int(seed)  # type: ignore[call-overload]
+    if is_int(seed) and seed >= 0:
+        return int(seed)
     raise ValueError(f"{_who(name, owner)} must be {SEED_RULE}; got {seed!r}")
 
 
@@ -329,25 +329,25 @@ def check_players(n_players: object, rules: Rules, name: str = "n_players") -> i
     """A player count the rule set allows (numpy ints too), or `ValueError` naming them."""
     if type(n_players) is int and any(n == n_players for n, _ in rules.chips):
         return n_players  # the common case, checked fast
-    if not is_int(n_players) or int(n_players) not in rules.player_counts:  # type: ignore[call-overload]
+    if not is_int(n_players) or int(n_players) not in rules.player_counts:
         allowed = ", ".join(map(str, rules.player_counts))
         raise ValueError(
             f"{name}: {n_players!r} players is not allowed by these rules; "
             f"allowed player counts: {allowed}"
         )
-    return int(n_players)  # type: ignore[call-overload]
+    return int(n_players)
 
 
 def check_seat(seat: object, n_players: int, name: str = "seat") -> int:
     """`seat` as an int in ``0..n_players-1``, or `ValueError` naming `name`."""
     if type(seat) is int and 0 <= seat < n_players:
         return seat
-    if not is_int(seat) or not 0 <= seat < n_players:  # type: ignore[operator]
+    if not is_int(seat) or not 0 <= seat < n_players:
         raise ValueError(
             f"{name} must be a whole number in 0..{n_players - 1} for {n_players} players; "
             f"got {seat!r}"
         )
-    return int(seat)  # type: ignore[call-overload]
+    return int(seat)
 
 
 def check_sequence(value: object, name: str, what: str = "an ordered sequence") -> list[Any]:

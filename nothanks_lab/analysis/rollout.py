@@ -65,7 +65,8 @@ def _play_fast(s: core.State, policies: Sequence[object], rules: Rules) -> np.nd
     table = fast.fast_table(policies, rules)
     if table is None:
         return None
-    return table.finish(s) - s.chips
+    scores: np.ndarray = table.finish(s) - s.chips
+    return scores
 
 
 def _view_of_state(s: core.State, g: int, rules: Rules) -> PlayerView:
@@ -111,7 +112,8 @@ def _play_out(s: core.State, policies: Sequence[object], rules: Rules) -> np.nda
 
 def _winners(scores: np.ndarray, seat: int) -> np.ndarray:
     """bool[B]: whether `seat` has the lowest score (ties are shared: each is a winner)."""
-    return scores[:, seat] == scores.min(axis=1)
+    won: np.ndarray = scores[:, seat] == scores.min(axis=1)
+    return won
 
 
 # ------------------------------------------------------------------------ tables, seeds, checks

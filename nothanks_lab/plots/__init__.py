@@ -17,6 +17,7 @@ still works.
 
 from __future__ import annotations
 
+from ..render.review import LABEL_COLORS as LABEL_COLORS
 from .chances import STATUS_COLORS as STATUS_COLORS
 from .chances import _pmf_figure as _pmf_figure
 from .chances import (
@@ -37,7 +38,6 @@ from .common import _style as _style
 from .common import card_axis as card_axis
 from .common import figure_html
 from .decisions import plot_chip_value, plot_exploitability, plot_take_pass, plot_take_rate
-from .rounds import LABEL_COLORS as LABEL_COLORS
 from .rounds import LABELS_ORDER as LABELS_ORDER
 from .rounds import SEAT_COLORS as SEAT_COLORS
 from .rounds import _take_labels as _take_labels

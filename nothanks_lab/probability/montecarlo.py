@@ -61,7 +61,8 @@ def sample_removed(
     unseen = np.array([c for c in rules.cards if c not in seen_set], dtype=np.int64)
     r = rules.n_removed
     if r == len(unseen):  # every in-play card was seen: the removed set is known
-        return np.broadcast_to(unseen, (n, r)).copy()
+        known: np.ndarray = np.broadcast_to(unseen, (n, r)).copy()
+        return known
     if r == 0:
         return np.zeros((n, 0), dtype=np.int64)
     # The r smallest of independent uniform keys pick a uniform r-subset, all rows at once.
@@ -145,7 +146,7 @@ def _power_sums(values: np.ndarray) -> np.ndarray:
 
 def _run_starts(x: np.ndarray) -> np.ndarray:
     """bool [n, n_cards]: the card is in play and the card below it is not."""
-    starts = x.copy()
+    starts: np.ndarray = x.copy()
     starts[:, 1:] &= ~x[:, :-1]
     return starts
 

@@ -110,7 +110,8 @@ def _bradley_terry(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
         if done:
             break
     r = np.log(pi)
-    return r - r.mean(axis=-1, keepdims=True)
+    centred: np.ndarray = r - r.mean(axis=-1, keepdims=True)
+    return centred
 
 
 def pairwise_record(

@@ -402,10 +402,10 @@ def _sums_of(games: _Games, n_bots: int, decisions: int) -> _Sums:
 def _cross_products(x: np.ndarray) -> list[list[int]]:
     """``x.T @ x`` as exact ints (Python ints when int64 could overflow on a huge chunk)."""
     biggest = int(np.abs(x).max(initial=0))
-    if x.shape[0] * biggest * biggest < 2**62:
-        return (x.T @ x).tolist()
-    x = x.astype(object)
-    return (x.T @ x).tolist()
+    if x.shape[0] * biggest * biggest >= 2**62:
+        x = x.astype(object)
+    products: list[list[int]] = (x.T @ x).tolist()
+    return products
 
 
 def _run_plans(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def _candidate_factory(make_candidate: Any) -> Callable[..., Any]:
 
         return build
     if callable(make_candidate):
-        return make_candidate
+        return cast(Callable[..., Any], make_candidate)
     raise ValueError(
         f"make_candidate must be a registered bot name or a callable(**params) -> policy; "
         f"got {make_candidate!r}"

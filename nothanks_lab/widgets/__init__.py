@@ -28,6 +28,7 @@ that every import from the former single module still works.
 from __future__ import annotations
 
 from ..render import final_scores_html, hints_html, neighbour_cards, seats_html
+from ..render.figures import gap_chances_figure as gap_chances_figure
 from .advisor import Advisor
 from .bot_lab import DECISIONS_PER_ROUND as DECISIONS_PER_ROUND
 from .bot_lab import LONG_RUN_S as LONG_RUN_S
@@ -55,7 +56,6 @@ from .explorers import MAX_EXPLORER_POT as MAX_EXPLORER_POT
 from .explorers import ChipValueExplorer, ProbabilityExplorer
 from .explorers import _distinct_cards as _distinct_cards
 from .explorers import _readable_cards as _readable_cards
-from .explorers import gap_chances_figure as gap_chances_figure
 from .play_table import PlayTable, evaluation_html
 from .replay import ReplayPanel
 
