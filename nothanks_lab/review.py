@@ -56,11 +56,11 @@ from .analysis import (
     MoveValue,
     PositionEvaluation,
     advice_policy,
+    describe_players,
     evaluate_position,
     exact_cheap,
     exact_evaluation,
 )
-from .analysis.rollout import _policies_name
 from .bots.specs import bot_label
 from .engine import Action, Game, SeedLike
 from .i18n import _, fmt_decimal, fmt_percent, ngettext
@@ -591,7 +591,7 @@ def review(
         moves=tuple(moves),
         thresholds=thresholds,
         n=n,
-        policy=_policies_name(policy, field),
+        policy=describe_players(policy, field),
         final_score=game.scores()[seat] if game.is_over else None,
         elapsed_s=time.perf_counter() - start,
         exact=exact and exact_cheap(game.rules, game.n_players),

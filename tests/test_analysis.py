@@ -7,6 +7,7 @@ import pytest
 
 import nothanks_lab as nt
 from nothanks_lab import analysis as an
+from nothanks_lab.analysis import rollout
 from nothanks_lab.bots import MarginalCostBot, RandomBot
 from nothanks_lab.view import position_state
 
@@ -52,7 +53,7 @@ def test_rollouts_play_out_from_position_like_the_engine() -> None:
     rests = an.sample_face_down(view, 40, rng)
     bots = [MarginalCostBot(10)] * 3
     for take, action in ((True, nt.Action.TAKE), (False, nt.Action.PASS)):
-        got = an._play_out(position_state(view, rests, take), bots, view.rules)
+        got = rollout._play_out(position_state(view, rests, take), bots, view.rules)
         for row, rest in zip(got, rests, strict=True):
             g = nt.Game.from_position(view, rest.tolist())
             g.step(action)
@@ -371,10 +372,12 @@ def test_every_name_stays_importable_from_the_package() -> None:
     # analysis became a package by question; what was importable from it still is.
     import importlib
 
-    names = [*an.__all__, "Estimate", "_mean_estimate", "_play_out", "_proportion_estimate"]
-    names += ["sample_face_down", "warm_up"]
+    names = [*an.__all__, "Estimate", "sample_face_down", "warm_up"]
     for name in names:
         assert getattr(an, name) is not None, name
+    # Private helpers come from their module, never re-exported (issue 27, item 5).
+    for name in ("_mean_estimate", "_play_out", "_proportion_estimate"):
+        assert getattr(rollout, name) is not None and not hasattr(an, name), name
     for sub in ("rollout", "evaluation", "chips", "surfaces"):
         module = importlib.import_module(f"nothanks_lab.analysis.{sub}")
         assert module.__doc__ and len(module.__doc__) > 300  # opens with a paragraph on its role
@@ -422,8 +425,8 @@ def test_intervals_are_the_stats_ones() -> None:
         assert isinstance(e, stats.Interval) and e.level == 0.95 and e.n == 200
     assert str(ev.score_diff).endswith("(95%, n=200)")
     x = np.array([3.0, 5.0, 4.0, 9.0, 1.0])
-    assert an._mean_estimate(x) == stats.mean_interval(x)  # Student t, not a normal quantile
+    assert rollout._mean_estimate(x) == stats.mean_interval(x)  # Student t, not a normal quantile
     hits = np.array([True, False, True, True])
-    assert an._proportion_estimate(hits) == stats.proportion_interval(3, 4, method="wilson")
+    assert rollout._proportion_estimate(hits) == stats.proportion_interval(3, 4, method="wilson")
     cv = an.chip_value(3, extra_chips=(0, 2), n_games=50, seed=2)
     assert isinstance(cv.per_chip(3), stats.Interval) and cv.per_chip(3).level == 0.95

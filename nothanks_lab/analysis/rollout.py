@@ -29,6 +29,7 @@ __all__ = [
     "ADVICE_BOT",
     "advice_policy",
     "default_rollout_policy",
+    "describe_players",
     "rollout_field",
     "rollout_field_of_specs",
 ]
@@ -165,8 +166,11 @@ def rollout_field_of_specs(specs: Sequence[str | None]) -> list[object]:
     return rollout_field(policies)
 
 
-def _policies_name(policy: object, field: object) -> str:
-    """Who plays the rollouts, in words."""
+def describe_players(policy: object, field: object) -> str:
+    """Who plays the rollouts, in words: `policy` at the studied seat, `field` at the others.
+
+    Shared by the review's and the hints' report lines, so both name a table alike.
+    """
     from ..bots.specs import short_name as _short_name
 
     me = _short_name(policy)
