@@ -16,11 +16,14 @@ ValueError: RandomBot: seed must be None, a whole number >= 0, a numpy SeedSeque
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import os
 import stat
-from collections.abc import Iterable, Mapping, Set
-from typing import Any
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Set
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -46,8 +49,10 @@ __all__ = [
     "check_text_size",
     "is_int",
     "is_number",
+    "keyword_only_after",
     "make_rng",
     "read_file_bytes",
+    "renamed_keywords",
     "seed_sequence",
     "write_atomic",
 ]
@@ -363,3 +368,87 @@ def check_sequence(value: object, name: str, what: str = "an ordered sequence") 
     if isinstance(value, np.ndarray) and value.ndim != 1:
         raise ValueError(f"{name} must be {what}: a 1-d array; got shape {value.shape}")
     return list(value)
+
+
+# --------------------------------------------------------------------------- old spellings
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def renamed_keywords(**old_to_new: str) -> Callable[[_F], _F]:
+    """Keep each old keyword spelling working one release, with a `DeprecationWarning`.
+
+    The package's one way to rename an argument (issue 27: one word per concept): the old
+    keyword is passed on under its new name; giving both is a `ValueError`.
+
+    >>> @renamed_keywords(level="confidence")
+    ... def f(*, confidence: float = 0.95) -> float:
+    ...     return confidence
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     f(level=0.9), str(w[0].message)
+    (0.9, 'f(level=...) is deprecated; spell it confidence=...')
+    """
+
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise ValueError(
+                            f"{func.__name__}: give {new}= or its old spelling {old}=, not both"
+                        )
+                    warnings.warn(
+                        f"{func.__name__}({old}=...) is deprecated; spell it {new}=...",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate
+
+
+def keyword_only_after(n_positional: int) -> Callable[[_F], _F]:
+    """Arguments past the first `n_positional` given by position keep working one release,
+    with a `DeprecationWarning` naming them; the signature makes them keyword-only.
+
+    >>> @keyword_only_after(1)
+    ... def g(a: int, *, seed: int | None = None) -> tuple[int, int | None]:
+    ...     return a, seed
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     g(1, 7), str(w[0].message)
+    ((1, 7), 'g: give seed by keyword (seed=...); by position it is deprecated')
+    """
+
+    def decorate(func: _F) -> _F:
+        params = inspect.signature(func).parameters.values()
+        late = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > n_positional:
+                extra = args[n_positional:]
+                if len(extra) > len(late):
+                    raise TypeError(f"{func.__name__}: too many positional arguments")
+                names = late[: len(extra)]
+                for name in names:
+                    if name in kwargs:
+                        raise TypeError(f"{func.__name__}: got {name} twice")
+                words = ", ".join(f"{name}=..." for name in names)
+                warnings.warn(
+                    f"{func.__name__}: give {', '.join(names)} by keyword ({words}); "
+                    "by position it is deprecated",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs.update(zip(names, extra, strict=True))
+                args = args[:n_positional]
+            return func(*args, **kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate

@@ -422,11 +422,11 @@ def test_intervals_are_the_stats_ones() -> None:
     ev = an.evaluate_position(an.position_view(20, 2), MarginalCostBot(8), n=200, seed=1)
     assert ev.score_diff is not None and ev.win_diff is not None
     for e in (ev.take.score, ev.take.win, ev.score_diff, ev.win_diff):
-        assert isinstance(e, stats.Interval) and e.level == 0.95 and e.n == 200
+        assert isinstance(e, stats.Interval) and e.confidence == 0.95 and e.n == 200
     assert str(ev.score_diff).endswith("(95%, n=200)")
     x = np.array([3.0, 5.0, 4.0, 9.0, 1.0])
     assert rollout._mean_estimate(x) == stats.mean_interval(x)  # Student t, not a normal quantile
     hits = np.array([True, False, True, True])
     assert rollout._proportion_estimate(hits) == stats.proportion_interval(3, 4, method="wilson")
     cv = an.chip_value(3, extra_chips=(0, 2), n_games=50, seed=2)
-    assert isinstance(cv.per_chip(3), stats.Interval) and cv.per_chip(3).level == 0.95
+    assert isinstance(cv.per_chip(3), stats.Interval) and cv.per_chip(3).confidence == 0.95

@@ -63,7 +63,7 @@ class ChipValue:
         if extra == 0:
             raise ValueError("per_chip needs a positive value among extra_chips")
         e = self.score_change[(n_players, extra)]
-        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n, e.level)
+        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n, e.confidence)
 
     def to_records(self) -> list[dict[str, float]]:
         """One dict per (players, extra): the estimates and their 95% interval ends."""
