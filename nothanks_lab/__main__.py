@@ -497,7 +497,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 _opponents(args.opponent),
                 args.players,
                 args.games,
-                args.seed,
+                seed=args.seed,
                 **options,
             )
         elif args.command == "sweep":
@@ -507,7 +507,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 _opponents(args.opponent),
                 args.players,
                 args.games,
-                args.seed,
+                seed=args.seed,
                 **options,
             )
         else:
@@ -517,7 +517,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 _opponents(args.opponent),
                 args.players,
                 args.games,
-                args.seed,
+                seed=args.seed,
                 method=args.method,
                 max_evals=args.max_evals,
                 metric=args.metric,

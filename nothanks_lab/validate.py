@@ -411,11 +411,11 @@ def renamed_keywords(**old_to_new: str) -> Callable[[_F], _F]:
     return decorate
 
 
-def keyword_only_after(n_positional: int) -> Callable[[_F], _F]:
-    """Arguments past the first `n_positional` given by position keep working one release,
-    with a `DeprecationWarning` naming them; the signature makes them keyword-only.
+def keyword_only_after(n_positional: int, *names: str) -> Callable[[_F], _F]:
+    """The keyword-only `names`, once also positional after the first `n_positional`
+    arguments, keep working by position one release, with a `DeprecationWarning` naming them.
 
-    >>> @keyword_only_after(1)
+    >>> @keyword_only_after(1, "seed")
     ... def g(a: int, *, seed: int | None = None) -> tuple[int, int | None]:
     ...     return a, seed
     >>> with warnings.catch_warnings(record=True) as w:
@@ -425,8 +425,10 @@ def keyword_only_after(n_positional: int) -> Callable[[_F], _F]:
     """
 
     def decorate(func: _F) -> _F:
-        params = inspect.signature(func).parameters.values()
-        late = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+        params = inspect.signature(func).parameters
+        if any(params[name].kind is not inspect.Parameter.KEYWORD_ONLY for name in names):
+            raise TypeError(f"{func.__name__}: {names} must all be keyword-only parameters")
+        late = list(names)
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -434,18 +436,18 @@ def keyword_only_after(n_positional: int) -> Callable[[_F], _F]:
                 extra = args[n_positional:]
                 if len(extra) > len(late):
                     raise TypeError(f"{func.__name__}: too many positional arguments")
-                names = late[: len(extra)]
-                for name in names:
+                given = late[: len(extra)]
+                for name in given:
                     if name in kwargs:
                         raise TypeError(f"{func.__name__}: got {name} twice")
-                words = ", ".join(f"{name}=..." for name in names)
+                words = ", ".join(f"{name}=..." for name in given)
                 warnings.warn(
-                    f"{func.__name__}: give {', '.join(names)} by keyword ({words}); "
+                    f"{func.__name__}: give {', '.join(given)} by keyword ({words}); "
                     "by position it is deprecated",
                     DeprecationWarning,
                     stacklevel=2,
                 )
-                kwargs.update(zip(names, extra, strict=True))
+                kwargs.update(zip(given, extra, strict=True))
                 args = args[:n_positional]
             return func(*args, **kwargs)
 

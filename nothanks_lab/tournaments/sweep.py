@@ -14,6 +14,7 @@ from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
 from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import fmt_number
+from ..validate import keyword_only_after
 from .frames import _frame
 from .ratings import fmt_ci
 from .result import TournamentResult
@@ -152,15 +153,16 @@ class SweepResult:
         return f"SweepResult({len(self.points)} points)"
 
 
+@keyword_only_after(5, "seed", "executor")  # by position: one release more
 def sweep(
     make_candidate: Any,
     grid: Mapping[str, Sequence[Any]],
     opponents: Any,
     n_players: int,
     n_games: int = 1_000,
+    *,
     seed: int | None = None,
     executor: Any = None,
-    *,
     workers: int | None = None,
     rules: Rules | None = None,
     first_player: int = 0,
