@@ -497,7 +497,9 @@ def test_twins_count_the_sampled_rounds_whatever_the_batch(monkeypatch, rules, s
     kw = dict(n=n, seed=seed, confidence=level)
 
     def shares(hits) -> list[stats.Interval]:
-        return [stats.proportion_interval(int(k), n, confidence=level, method="wilson") for k in hits]
+        return [
+            stats.proportion_interval(int(k), n, confidence=level, method="wilson") for k in hits
+        ]
 
     def tally(values, size) -> list[stats.Interval]:
         return shares([sum(v == i for v in values) for i in range(size)])
