@@ -644,3 +644,10 @@ def test_estimate_is_the_package_interval_type_at_the_requested_level() -> None:
     assert mean.confidence == 0.99 and "(99%, n=500)" in str(mean)
     pmf = pr.mc_run_count_pmf(n=300, seed=3)
     assert all(isinstance(e, stats.Interval) and e.confidence == 0.95 for e in pmf)
+
+
+def test_convergence_takes_seed_by_keyword_only() -> None:
+    mc = partial(pr.mc_p_all_in_play, 28)
+    with pytest.raises(TypeError):
+        pr.convergence(0.5, mc, [10], 3)  # type: ignore[misc]
+    assert pr.convergence(0.5, mc, [10], seed=3) == pr.convergence(0.5, mc, [10], seed=3)

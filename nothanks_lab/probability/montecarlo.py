@@ -349,6 +349,7 @@ def convergence(
     exact_fn: Callable[[], float] | float,
     mc_fn: Callable[..., Estimate],
     ns: Iterable[int],
+    *,
     seed: Seed = None,
 ) -> list[ConvergenceRow]:
     """A table of simulations of growing size next to the exact value, for a convergence plot.
