@@ -421,7 +421,7 @@ def test_tune_stays_in_budget_and_reports_its_best_honestly() -> None:
 
 
 def test_cross_products_stay_exact_beyond_int64() -> None:
-    from nothanks_lab.tournaments import _cross_products
+    from nothanks_lab.tournaments.run import _cross_products
 
     x = np.array([[3_000_000_000, -1], [3_000_000_000, 2]], dtype=np.int64)
     assert _cross_products(x) == [[2 * 9 * 10**18, 3_000_000_000], [3_000_000_000, 5]]
