@@ -372,7 +372,7 @@ def _dask_client(address: str | None) -> Any:
         raise ValueError("--scheduler needs Dask: pip install 'nothanks_lab[dask]'") from None
     try:
         # A short timeout: an unreachable scheduler is an error in seconds, not a 30 s wait.
-        client = Client(address, timeout=SCHEDULER_TIMEOUT_S)
+        client = Client(address, timeout=SCHEDULER_TIMEOUT_S)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ValueError(
             f"--scheduler {address!r}: cannot reach a Dask scheduler there within "
@@ -381,7 +381,7 @@ def _dask_client(address: str | None) -> Any:
     try:
         yield client
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
 
 
 def _bots_listing() -> str:
@@ -497,7 +497,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 _opponents(args.opponent),
                 args.players,
                 args.games,
-                args.seed,
+                seed=args.seed,
                 **options,
             )
         elif args.command == "sweep":
@@ -507,7 +507,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 _opponents(args.opponent),
                 args.players,
                 args.games,
-                args.seed,
+                seed=args.seed,
                 **options,
             )
         else:
@@ -517,7 +517,7 @@ def run(argv: Sequence[str] | None = None) -> str:
                 _opponents(args.opponent),
                 args.players,
                 args.games,
-                args.seed,
+                seed=args.seed,
                 method=args.method,
                 max_evals=args.max_evals,
                 metric=args.metric,

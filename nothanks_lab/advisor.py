@@ -184,7 +184,7 @@ class AdvisorSession:
                     low=r.low_card, high=r.high_card
                 )
             )
-        c = int(card)  # type: ignore[call-overload]
+        c = int(card)
         if not r.low_card <= c <= r.high_card:
             raise EntryError(
                 _("card {card} is outside {low}–{high}").format(

@@ -70,17 +70,20 @@ def new_state(decks: np.ndarray, n_players: int, starting_chips: int, first_play
 
 def is_over(s: State, g: int) -> bool:
     """The round ends when the last in-play card has been taken."""
-    return s.turned[g] >= s.deck.shape[1]
+    over: bool = s.turned[g] >= s.deck.shape[1]
+    return over
 
 
 def active_card(s: State, g: int) -> int:
     """The face-up card to decide on (only meaningful while the round is not over)."""
-    return s.deck[g, s.turned[g]]
+    card: int = s.deck[g, s.turned[g]]
+    return card
 
 
 def can_pass(s: State, g: int) -> bool:
     """Passing costs a chip, so a seat with none must take."""
-    return s.chips[g, s.player[g]] > 0
+    has_chips: bool = s.chips[g, s.player[g]] > 0
+    return has_chips
 
 
 def step(s: State, g: int, take: bool) -> None:

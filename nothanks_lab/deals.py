@@ -43,7 +43,8 @@ def mix64(z: np.uint64) -> np.uint64:
     """The splitmix64 finaliser: a bijective scramble of 64 bits (numba-compilable)."""
     z = (z ^ (z >> _S30)) * _MUL1
     z = (z ^ (z >> _S27)) * _MUL2
-    return z ^ (z >> _S31)
+    mixed: np.uint64 = z ^ (z >> _S31)
+    return mixed
 
 
 def deal_into(
@@ -99,19 +100,20 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
     reported and the run repeated.
     """
     if isinstance(seed, np.ndarray) and seed.dtype == np.uint64 and seed.shape == (2,):
-        return seed.copy()
+        key: np.ndarray = seed.copy()
+        return key
     # An int and a SeedSequence mean what ``numpy.random.default_rng`` makes of them, so that
     # ``seed=7``, ``SeedSequence(7)`` and a fresh ``default_rng(7)`` all deal the same stream.
     if isinstance(seed, np.random.SeedSequence):
         seed = np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed.integers(0, 2**64, size=2, dtype=np.uint64)
-    if not is_int(seed) or seed < 0:  # type: ignore[operator]
+    if not is_int(seed) or seed < 0:
         raise ValueError(
             "seed must be a whole number >= 0, a numpy SeedSequence or Generator, or a "
             f"uint64[2] key (None is drawn by the caller); got {seed!r}"
         )
-    return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)  # type: ignore[arg-type]
+    return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)
 
 
 def deal_decks(

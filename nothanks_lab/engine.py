@@ -331,7 +331,7 @@ class Game:
     @property
     def cards_left(self) -> int:
         """Face-down cards still in the deck, not counting the active one."""
-        return self._cards_left
+        return int(self._cards_left)
 
     @property
     def history(self) -> tuple[Event, ...]:

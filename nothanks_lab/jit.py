@@ -410,7 +410,7 @@ class _Fresh:
         return compiled
 
     def _module(self, module: types.ModuleType) -> types.ModuleType:
-        got = self.memo.get(id(module))
+        got: types.ModuleType | None = self.memo.get(id(module))
         if got is not None:
             return got
         stand_in = self.memo[id(module)] = types.ModuleType(module.__name__)

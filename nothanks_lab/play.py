@@ -200,7 +200,8 @@ class MatchResult:
     @property
     def totals(self) -> np.ndarray:
         """Cumulative score per seat, an int array of shape (seats,)."""
-        return self.round_scores.sum(axis=0)
+        totals: np.ndarray = self.round_scores.sum(axis=0)
+        return totals
 
     @property
     def winners(self) -> tuple[int, ...]:

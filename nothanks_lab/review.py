@@ -55,8 +55,8 @@ import numpy as np
 from .analysis import (
     MoveValue,
     PositionEvaluation,
-    _policies_name,
     advice_policy,
+    describe_players,
     evaluate_position,
     exact_cheap,
     exact_evaluation,
@@ -270,8 +270,8 @@ class Review:
         costs = [m.cost_estimate for m in self.card_costs.values()]
         total = sum(c.value for c in costs)
         half = math.sqrt(sum(c.half_width**2 for c in costs))
-        level = costs[0].level if costs else 0.95
-        return Interval(total, max(0.0, total - half), total + half, self.n, level)
+        confidence = costs[0].confidence if costs else 0.95
+        return Interval(total, max(0.0, total - half), total + half, self.n, confidence)
 
     @property
     def costliest(self) -> MoveReview | None:
@@ -431,14 +431,14 @@ def _judge(
         return MoveReview(index, view, action, Action.TAKE, ev.take, None, _ZERO, _ZERO, "good")
     best = ev.best
     if action is best:
-        cost = Interval(0.0, 0.0, 0.0, d.n, d.level)
-        win_cost = Interval(0.0, 0.0, 0.0, w.n, w.level)
+        cost = Interval(0.0, 0.0, 0.0, d.n, d.confidence)
+        win_cost = Interval(0.0, 0.0, 0.0, w.n, w.confidence)
     elif action is Action.TAKE:  # Take played, No Thanks! better: cost = take - pass
-        cost = Interval(max(0.0, d.value), d.low, d.high, d.n, d.level)
-        win_cost = Interval(-w.value, -w.high, -w.low, w.n, w.level)
+        cost = Interval(max(0.0, d.value), d.low, d.high, d.n, d.confidence)
+        win_cost = Interval(-w.value, -w.high, -w.low, w.n, w.confidence)
     else:  # No Thanks! played, Take better: cost = pass - take
-        cost = Interval(max(0.0, -d.value), -d.high, -d.low, d.n, d.level)
-        win_cost = Interval(w.value, w.low, w.high, w.n, w.level)
+        cost = Interval(max(0.0, -d.value), -d.high, -d.low, d.n, d.confidence)
+        win_cost = Interval(w.value, w.low, w.high, w.n, w.confidence)
     label = "good" if action is best else thresholds.label(cost.low)
     return MoveReview(
         index, view, action, best, ev.take, ev.no_thanks, cost, win_cost, label, ev.score_diff
@@ -591,7 +591,7 @@ def review(
         moves=tuple(moves),
         thresholds=thresholds,
         n=n,
-        policy=_policies_name(policy, field),
+        policy=describe_players(policy, field),
         final_score=game.scores()[seat] if game.is_over else None,
         elapsed_s=time.perf_counter() - start,
         exact=exact and exact_cheap(game.rules, game.n_players),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -26,7 +27,7 @@ MAX_PLAYERS = 12
 _STANDARD_CHIPS: tuple[tuple[int, int], ...] = ((3, 11), (4, 11), (5, 11), (6, 9), (7, 7))
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int | np.integer[Any]]:
     """True for a Python int or numpy integer; False for bools (and everything else).
 
     Defined here, at the bottom of the package, so that :mod:`nothanks_lab.validate` (which
@@ -212,7 +213,8 @@ def _chip_entry(entry: object) -> tuple[int, int]:
 
 def _is_int(x: object) -> bool:
     try:
-        return int(x) == x  # type: ignore[call-overload]
+        as_int: int = int(x)  # type: ignore[call-overload]
+        return as_int == x
     except (TypeError, ValueError, OverflowError):
         return False
 

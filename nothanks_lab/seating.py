@@ -186,4 +186,5 @@ def deal_cosets(key: np.ndarray, lineup: int, start: int, count: int, n_cosets: 
         k1 = np.uint64(key[1]) + np.uint64(lineup) * np.uint64(0x9E3779B97F4A7C15)
         x = mix64(k0 ^ mix64(k1 + deals))
         # 32 high bits times n_cosets, shifted down: uniform up to a bias below 2**-25.
-        return ((x >> np.uint64(32)) * np.uint64(n_cosets) >> np.uint64(32)).astype(np.int64)
+        cosets: np.ndarray = (x >> np.uint64(32)) * np.uint64(n_cosets) >> np.uint64(32)
+        return cosets.astype(np.int64)

@@ -168,7 +168,8 @@ class SimResult:
 
     def mean_scores(self) -> np.ndarray:
         """float64[P]: mean score per seat."""
-        return self.scores.mean(axis=0)
+        means: np.ndarray = self.scores.mean(axis=0)
+        return means
 
     def to_records(self) -> list[dict[str, Any]]:
         """One dict per game and seat: ``game`` (index in the seeded stream), ``seat``,

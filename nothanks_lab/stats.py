@@ -1,7 +1,9 @@
 """Confidence intervals, computed one way for the whole package, on scipy.
 
-One result type, `Interval` (value, low, high, n, level), prints itself and is what every
-estimate with an interval should be. Means get Student-t intervals (`mean_interval`, from
+One result type, `Interval` (value, low, high, n, confidence), prints itself and is what every
+estimate with an interval should be. An interval's level is called `confidence` everywhere
+(the older keyword ``level`` still works one release, with a `DeprecationWarning`). Means get
+Student-t intervals (`mean_interval`, from
 values or from exact sums, so a tournament's integer sums give the same interval however they
 were added up), chances of independent trials get exact binomial intervals
 (`proportion_interval`, scipy's ``binomtest(...).proportion_ci``), and a paired difference is
@@ -22,6 +24,7 @@ imported on first use: it costs most of the package's import time.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,10 +33,11 @@ from numbers import Rational
 import numpy as np
 
 from .i18n import _, fmt_decimal, fmt_percent, fmt_separator
-from .validate import check_int, is_number
+from .validate import check_int, is_number, renamed_keywords
 
 __all__ = [
     "Interval",
+    "check_confidence",
     "check_level",
     "fmt_share",
     "mean_interval",
@@ -61,8 +65,18 @@ class Interval:
     """Upper end of the interval."""
     n: int
     """Independent units behind the estimate (games, deals, samples)."""
-    level: float = 0.95
+    confidence: float = 0.95
     """Confidence level, e.g. 0.95."""
+
+    @property
+    def level(self) -> float:
+        """Deprecated spelling of `confidence` (kept one release)."""
+        warnings.warn(
+            "Interval.level is deprecated; use Interval.confidence",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.confidence
 
     @property
     def half_width(self) -> float:
@@ -79,7 +93,7 @@ class Interval:
 
         Both ends print with the same decimals (`_ends_spec`), never ``[-1.234, -0.7612]``.
         """
-        level = fmt_percent(self.level)
+        level = fmt_percent(self.confidence)
         value = fmt_number(self.value, ".4g")
         ends = fmt_ends(self.low, self.high, _ends_spec(self.low, self.high), exact_zero=True)
         return f"{value} {ends} ({level}, n={self.n})"
@@ -146,14 +160,25 @@ def fmt_share(value: float, low: float, high: float, digits: int = 0) -> str:
     return f"{pct(value)} [{pct(low)}{fmt_separator()}{pct(high)}]"
 
 
-def check_level(level: object, name: str = "level") -> float:
+def check_confidence(confidence: object, name: str = "confidence") -> float:
     """A confidence level in (0, 1) as a float, or `ValueError` naming `name`."""
-    if not is_number(level) or not 0 < level < 1:  # type: ignore[operator]
-        raise ValueError(f"{name} must be a number in (0, 1), e.g. 0.95; got {level!r}")
-    return float(level)  # type: ignore[arg-type]
+    if not is_number(confidence) or not 0 < confidence < 1:  # type: ignore[operator]
+        raise ValueError(
+            f"{name} (a confidence level) must be a number in (0, 1), e.g. 0.95; got {confidence!r}"
+        )
+    return float(confidence)  # type: ignore[arg-type]
 
 
-def t_quantile(level: float, n: int) -> float:
+def check_level(level: object, name: str = "level") -> float:
+    """Deprecated name of `check_confidence` (kept one release)."""
+    warnings.warn(
+        "check_level is deprecated; use check_confidence", DeprecationWarning, stacklevel=2
+    )
+    return check_confidence(level, name)
+
+
+@renamed_keywords(level="confidence")
+def t_quantile(confidence: float, n: int) -> float:
     """The two-sided Student-t multiplier for `n` units (``n - 1`` degrees of freedom).
 
     >>> round(t_quantile(0.95, 10), 4), math.isnan(t_quantile(0.95, 1))
@@ -161,16 +186,17 @@ def t_quantile(level: float, n: int) -> float:
     """
     from scipy import stats
 
-    return float(stats.t.ppf(0.5 + level / 2, n - 1)) if n >= 2 else math.nan
+    return float(stats.t.ppf(0.5 + confidence / 2, n - 1)) if n >= 2 else math.nan
 
 
+@renamed_keywords(level="confidence")
 def mean_interval(
     values: Iterable[float] | None = None,
     *,
     n: int | None = None,
     total: float | Rational | None = None,
     total_sq: float | Rational | None = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Interval:
     """Mean with a Student-t interval, from `values` or from their sums.
 
@@ -183,7 +209,7 @@ def mean_interval(
     >>> a == b, a.value
     (True, 4.0)
     """
-    level = check_level(level)
+    confidence = check_confidence(confidence)
     if values is not None:
         if n is not None or total is not None or total_sq is not None:
             raise ValueError("give values, or n, total and total_sq; not both")
@@ -193,14 +219,17 @@ def mean_interval(
         if np.issubdtype(x.dtype, np.integer):
             ints = [int(v) for v in x]
             return mean_interval(
-                n=len(ints), total=sum(ints), total_sq=sum(v * v for v in ints), level=level
+                n=len(ints),
+                total=sum(ints),
+                total_sq=sum(v * v for v in ints),
+                confidence=confidence,
             )
         x = x.astype(np.float64)
         m = float(np.mean(x))
         if len(x) < 2:
-            return Interval(m, math.nan, math.nan, len(x), level)
-        half = t_quantile(level, len(x)) * float(np.std(x, ddof=1)) / math.sqrt(len(x))
-        return Interval(m, m - half, m + half, len(x), level)
+            return Interval(m, math.nan, math.nan, len(x), confidence)
+        half = t_quantile(confidence, len(x)) * float(np.std(x, ddof=1)) / math.sqrt(len(x))
+        return Interval(m, m - half, m + half, len(x), confidence)
     if n is None or total is None or total_sq is None:
         raise ValueError("give values, or all of n, total and total_sq")
     n = check_int(n, "n", low=1)
@@ -216,13 +245,14 @@ def mean_interval(
         mean = float(total) / n
         var = (n * float(total_sq) - float(total) ** 2) / (n * (n - 1)) if n >= 2 else math.nan
     if n < 2:
-        return Interval(mean, math.nan, math.nan, n, level)
-    half = t_quantile(level, n) * math.sqrt(max(var, 0.0) / n)
-    return Interval(mean, mean - half, mean + half, n, level)
+        return Interval(mean, math.nan, math.nan, n, confidence)
+    half = t_quantile(confidence, n) * math.sqrt(max(var, 0.0) / n)
+    return Interval(mean, mean - half, mean + half, n, confidence)
 
 
+@renamed_keywords(level="confidence")
 def paired_interval(
-    a: Iterable[float], b: Iterable[float], *, level: float = 0.95, shares: bool = False
+    a: Iterable[float], b: Iterable[float], *, confidence: float = 0.95, shares: bool = False
 ) -> Interval:
     """Mean of ``a - b`` over paired units (the same deals, say) with a Student-t interval.
 
@@ -242,15 +272,18 @@ def paired_interval(
     if shares:
         for name, v in (("a", x), ("b", y)):
             _check_unit_values(v, name)
-        return share_difference_interval(x.astype(np.float64) - y, level=level)
-    return mean_interval(x - y, level=level)
+        return share_difference_interval(x.astype(np.float64) - y, confidence=confidence)
+    return mean_interval(x - y, confidence=confidence)
 
 
 #: Largest sample a proportion interval is computed for (scipy's binomial works in int64).
 MAX_PROPORTION_N = 10**15
 
 
-def proportion_interval(k: int, n: int, *, level: float = 0.95, method: str = "exact") -> Interval:
+@renamed_keywords(level="confidence")
+def proportion_interval(
+    k: int, n: int, *, confidence: float = 0.95, method: str = "exact"
+) -> Interval:
     """The share ``k / n`` with scipy's binomial interval (Clopper–Pearson by default).
 
     `method` is that of ``scipy.stats.binomtest(...).proportion_ci``: ``"exact"``,
@@ -262,15 +295,15 @@ def proportion_interval(k: int, n: int, *, level: float = 0.95, method: str = "e
     """
     from scipy import stats
 
-    level = check_level(level)
+    confidence = check_confidence(confidence)
     k, n = check_int(k, "k", low=0), check_int(n, "n", low=0, high=MAX_PROPORTION_N)
     if n < 1 or k > n:
         raise ValueError(f"need 0 <= k <= n and n >= 1; got k={k}, n={n}")
     if method not in ("exact", "wilson", "wilsoncc"):
         raise ValueError(f"method must be 'exact', 'wilson' or 'wilsoncc'; got {method!r}")
-    ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method=method)
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method=method)
     low, high = min(max(float(ci.low), 0.0), k / n), max(min(float(ci.high), 1.0), k / n)
-    return Interval(k / n, low, high, n, level)
+    return Interval(k / n, low, high, n, confidence)
 
 
 def _check_unit_values(x: np.ndarray, name: str) -> None:
@@ -316,22 +349,23 @@ def _moments(
         raise ValueError(f"total / n must lie in [{low:g}, {high:g}]; got {mean!r}")
     if iv.n < 2:
         return iv.n, min(max(mean, low), high), math.nan
-    se = iv.half_width / t_quantile(iv.level, iv.n)
+    se = iv.half_width / t_quantile(iv.confidence, iv.n)
     return iv.n, min(max(mean, low), high), se * se * iv.n
 
 
-def _beta_ends(p: float, m: float, level: float) -> tuple[float, float]:
+def _beta_ends(p: float, m: float, confidence: float) -> tuple[float, float]:
     """Clopper–Pearson ends for a share `p` of `m` trials, ``p * m`` successes (may be
     fractional): the beta quantiles that ``binomtest(k, n).proportion_ci()`` uses."""
     from scipy import stats
 
-    a = 1 - level
+    a = 1 - confidence
     k = p * m
     low = 0.0 if p <= 0 else float(stats.beta.ppf(a / 2, k, m - k + 1))
     high = 1.0 if p >= 1 else float(stats.beta.ppf(1 - a / 2, k + 1, m - k))
     return min(max(low, 0.0), p), max(min(high, 1.0), p)
 
 
+@renamed_keywords(level="confidence")
 def share_interval(
     values: Iterable[float] | None = None,
     *,
@@ -339,7 +373,7 @@ def share_interval(
     total: float | Rational | None = None,
     total_sq: float | Rational | None = None,
     n_trials: int | None = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Interval:
     """A share measured as the mean of per-unit values in [0, 1], with an interval in [0, 1].
 
@@ -372,7 +406,7 @@ def share_interval(
     >>> math.isclose(a.low, b.low) and math.isclose(a.high, b.high)
     True
     """
-    level = check_level(level)
+    confidence = check_confidence(confidence)
     units, p, var = _moments(values, n, total, total_sq, low=0.0, high=1.0)
     cap = math.inf
     if n_trials is not None:
@@ -382,19 +416,20 @@ def share_interval(
         from scipy import stats
 
         # (z / t)^2: a few units give the t interval's width, not the normal one's.
-        small = (float(stats.norm.ppf(0.5 + level / 2)) / t_quantile(level, units)) ** 2
+        small = (float(stats.norm.ppf(0.5 + confidence / 2)) / t_quantile(confidence, units)) ** 2
         m = min(max(p * (1 - p) / (var / units) * small, float(units)), cap)
-    low, high = _beta_ends(p, m, level)
-    return Interval(p, low, high, units, level)
+    low, high = _beta_ends(p, m, confidence)
+    return Interval(p, low, high, units, confidence)
 
 
+@renamed_keywords(level="confidence")
 def share_difference_interval(
     values: Iterable[float] | None = None,
     *,
     n: int | None = None,
     total: float | Rational | None = None,
     total_sq: float | Rational | None = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Interval:
     """Mean of per-unit differences of two shares (values in [-1, 1]) with a Student-t
     interval kept inside [-1, 1] and of positive width.
@@ -411,11 +446,11 @@ def share_difference_interval(
     """
     from scipy import stats
 
-    level = check_level(level)
+    confidence = check_confidence(confidence)
     units, d, var = _moments(values, n, total, total_sq, low=-1.0, high=1.0)
     if units >= 2 and var > 0:
-        half = t_quantile(level, units) * math.sqrt(var / units)
+        half = t_quantile(confidence, units) * math.sqrt(var / units)
     else:
-        z = float(stats.norm.ppf(0.5 + level / 2))
+        z = float(stats.norm.ppf(0.5 + confidence / 2))
         half = z * z / (units + z * z)
-    return Interval(d, max(d - half, -1.0), min(d + half, 1.0), units, level)
+    return Interval(d, max(d - half, -1.0), min(d + half, 1.0), units, confidence)

@@ -245,7 +245,7 @@ class TableSession:
         return len(self.specs)
 
     @property
-    def view(self) -> Any:
+    def view(self) -> PlayerView:
         """The person's `PlayerView` of the round on the table."""
         return self.game.view(self.human_seat)
 

@@ -16,11 +16,14 @@ ValueError: RandomBot: seed must be None, a whole number >= 0, a numpy SeedSeque
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import os
 import stat
-from collections.abc import Iterable, Mapping, Set
-from typing import Any
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Set
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -46,8 +49,10 @@ __all__ = [
     "check_text_size",
     "is_int",
     "is_number",
+    "keyword_only_after",
     "make_rng",
     "read_file_bytes",
+    "renamed_keywords",
     "seed_sequence",
     "write_atomic",
 ]
@@ -100,12 +105,12 @@ def check_count(value: object, name: str, ceiling: int, *, low: int = 1, owner: 
     ...
     ValueError: n_games must be a whole number (int) >= 1 and at most 100000000 (its ceiling); ...
     """
-    if not is_int(value) or not low <= int(value) <= ceiling:  # type: ignore[call-overload]
+    if not is_int(value) or not low <= int(value) <= ceiling:
         raise ValueError(
             f"{_who(name, owner)} must be a whole number (int) >= {low} and at most {ceiling} "
             f"(its ceiling); got {value!r}"
         )
-    return int(value)  # type: ignore[call-overload]
+    return int(value)
 
 
 def check_text_size(text: str | bytes, name: str, max_bytes: int = MAX_FILE_BYTES) -> None:
@@ -216,9 +221,9 @@ def check_int(
     ...
     ValueError: rounds must be a whole number (int) >= 1; got True
     """
-    ok = is_int(value)
-    if ok:
-        v = int(value)  # type: ignore[call-overload]
+    ok = False
+    if is_int(value):
+        v = int(value)
         ok = (low is None or v >= low) and (high is None or v <= high)
     if not ok:
         raise ValueError(
@@ -278,8 +283,8 @@ def check_seed(seed: object, name: str = "seed", *, owner: str = "") -> SeedLike
     """
     if seed is None or isinstance(seed, np.random.Generator | np.random.SeedSequence):
         return seed
-    if is_int(seed) and seed >= 0:  # type: ignore[operator]
-        return int(seed)  # type: ignore[call-overload]
+    if is_int(seed) and seed >= 0:
+        return int(seed)
     raise ValueError(f"{_who(name, owner)} must be {SEED_RULE}; got {seed!r}")
 
 
@@ -329,25 +334,25 @@ def check_players(n_players: object, rules: Rules, name: str = "n_players") -> i
     """A player count the rule set allows (numpy ints too), or `ValueError` naming them."""
     if type(n_players) is int and any(n == n_players for n, _ in rules.chips):
         return n_players  # the common case, checked fast
-    if not is_int(n_players) or int(n_players) not in rules.player_counts:  # type: ignore[call-overload]
+    if not is_int(n_players) or int(n_players) not in rules.player_counts:
         allowed = ", ".join(map(str, rules.player_counts))
         raise ValueError(
             f"{name}: {n_players!r} players is not allowed by these rules; "
             f"allowed player counts: {allowed}"
         )
-    return int(n_players)  # type: ignore[call-overload]
+    return int(n_players)
 
 
 def check_seat(seat: object, n_players: int, name: str = "seat") -> int:
     """`seat` as an int in ``0..n_players-1``, or `ValueError` naming `name`."""
     if type(seat) is int and 0 <= seat < n_players:
         return seat
-    if not is_int(seat) or not 0 <= seat < n_players:  # type: ignore[operator]
+    if not is_int(seat) or not 0 <= seat < n_players:
         raise ValueError(
             f"{name} must be a whole number in 0..{n_players - 1} for {n_players} players; "
             f"got {seat!r}"
         )
-    return int(seat)  # type: ignore[call-overload]
+    return int(seat)
 
 
 def check_sequence(value: object, name: str, what: str = "an ordered sequence") -> list[Any]:
@@ -363,3 +368,89 @@ def check_sequence(value: object, name: str, what: str = "an ordered sequence") 
     if isinstance(value, np.ndarray) and value.ndim != 1:
         raise ValueError(f"{name} must be {what}: a 1-d array; got shape {value.shape}")
     return list(value)
+
+
+# --------------------------------------------------------------------------- old spellings
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def renamed_keywords(**old_to_new: str) -> Callable[[_F], _F]:
+    """Keep each old keyword spelling working one release, with a `DeprecationWarning`.
+
+    The package's one way to rename an argument (issue 27: one word per concept): the old
+    keyword is passed on under its new name; giving both is a `ValueError`.
+
+    >>> @renamed_keywords(level="confidence")
+    ... def f(*, confidence: float = 0.95) -> float:
+    ...     return confidence
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     f(level=0.9), str(w[0].message)
+    (0.9, 'f(level=...) is deprecated; spell it confidence=...')
+    """
+
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise ValueError(
+                            f"{func.__name__}: give {new}= or its old spelling {old}=, not both"
+                        )
+                    warnings.warn(
+                        f"{func.__name__}({old}=...) is deprecated; spell it {new}=...",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate
+
+
+def keyword_only_after(n_positional: int, *names: str) -> Callable[[_F], _F]:
+    """The keyword-only `names`, once also positional after the first `n_positional`
+    arguments, keep working by position one release, with a `DeprecationWarning` naming them.
+
+    >>> @keyword_only_after(1, "seed")
+    ... def g(a: int, *, seed: int | None = None) -> tuple[int, int | None]:
+    ...     return a, seed
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     g(1, 7), str(w[0].message)
+    ((1, 7), 'g: give seed by keyword (seed=...); by position it is deprecated')
+    """
+
+    def decorate(func: _F) -> _F:
+        params = inspect.signature(func).parameters
+        if any(params[name].kind is not inspect.Parameter.KEYWORD_ONLY for name in names):
+            raise TypeError(f"{func.__name__}: {names} must all be keyword-only parameters")
+        late = list(names)
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > n_positional:
+                extra = args[n_positional:]
+                if len(extra) > len(late):
+                    raise TypeError(f"{func.__name__}: too many positional arguments")
+                given = late[: len(extra)]
+                for name in given:
+                    if name in kwargs:
+                        raise TypeError(f"{func.__name__}: got {name} twice")
+                words = ", ".join(f"{name}=..." for name in given)
+                warnings.warn(
+                    f"{func.__name__}: give {', '.join(given)} by keyword ({words}); "
+                    "by position it is deprecated",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs.update(zip(given, extra, strict=True))
+                args = args[:n_positional]
+            return func(*args, **kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 import nothanks_lab as nt
 from nothanks_lab import analysis as an
+from nothanks_lab.analysis import rollout
 from nothanks_lab.bots import MarginalCostBot, RandomBot
 from nothanks_lab.view import position_state
 
@@ -52,7 +55,7 @@ def test_rollouts_play_out_from_position_like_the_engine() -> None:
     rests = an.sample_face_down(view, 40, rng)
     bots = [MarginalCostBot(10)] * 3
     for take, action in ((True, nt.Action.TAKE), (False, nt.Action.PASS)):
-        got = an._play_out(position_state(view, rests, take), bots, view.rules)
+        got = rollout._play_out(position_state(view, rests, take), bots, view.rules)
         for row, rest in zip(got, rests, strict=True):
             g = nt.Game.from_position(view, rest.tolist())
             g.step(action)
@@ -371,10 +374,12 @@ def test_every_name_stays_importable_from_the_package() -> None:
     # analysis became a package by question; what was importable from it still is.
     import importlib
 
-    names = [*an.__all__, "Estimate", "_mean_estimate", "_play_out", "_proportion_estimate"]
-    names += ["sample_face_down", "warm_up"]
+    names = [*an.__all__, "Estimate", "sample_face_down", "warm_up"]
     for name in names:
         assert getattr(an, name) is not None, name
+    # Private helpers come from their module, never re-exported (issue 27, item 5).
+    for name in ("_mean_estimate", "_play_out", "_share_estimate", "_win_shares"):
+        assert getattr(rollout, name) is not None and not hasattr(an, name), name
     for sub in ("rollout", "evaluation", "chips", "surfaces"):
         module = importlib.import_module(f"nothanks_lab.analysis.{sub}")
         assert module.__doc__ and len(module.__doc__) > 300  # opens with a paragraph on its role
@@ -419,11 +424,35 @@ def test_intervals_are_the_stats_ones() -> None:
     ev = an.evaluate_position(an.position_view(20, 2), MarginalCostBot(8), n=200, seed=1)
     assert ev.score_diff is not None and ev.win_diff is not None
     for e in (ev.take.score, ev.take.win, ev.score_diff, ev.win_diff):
-        assert isinstance(e, stats.Interval) and e.level == 0.95 and e.n == 200
+        assert isinstance(e, stats.Interval) and e.confidence == 0.95 and e.n == 200
     assert str(ev.score_diff).endswith("(95%, n=200)")
     x = np.array([3.0, 5.0, 4.0, 9.0, 1.0])
-    assert an._mean_estimate(x) == stats.mean_interval(x)  # Student t, not a normal quantile
-    hits = np.array([True, False, True, True])
-    assert an._proportion_estimate(hits) == stats.proportion_interval(3, 4, method="wilson")
+    assert rollout._mean_estimate(x) == stats.mean_interval(x)  # Student t, not a normal quantile
+    shares = np.array([1.0, 0.0, 0.5, 1 / 3])  # win shares: ties split 1/k
+    assert rollout._share_estimate(shares) == stats.share_interval(shares)
+    hits = rollout._share_estimate(np.array([1.0, 0.0, 1.0, 1.0]))  # 0/1: the exact binomial one
+    exact = stats.proportion_interval(3, 4)
+    assert math.isclose(hits.low, exact.low) and math.isclose(hits.high, exact.high)
     cv = an.chip_value(3, extra_chips=(0, 2), n_games=50, seed=2)
-    assert isinstance(cv.per_chip(3), stats.Interval) and cv.per_chip(3).level == 0.95
+    assert isinstance(cv.per_chip(3), stats.Interval) and cv.per_chip(3).confidence == 0.95
+
+
+# ------------------------------------------------------------------ one tie rule
+def test_rollouts_split_a_tie_among_k_winners() -> None:
+    scores = np.array([[3, 3, 5], [1, 2, 3], [4, 4, 4], [9, 2, 2]], dtype=np.int64)
+    # By hand: seat 0 ties one rival, wins alone, ties both, loses; seat 2 mirrors it.
+    assert rollout._win_shares(scores, 0).tolist() == [0.5, 1.0, 1 / 3, 0.0]
+    assert rollout._win_shares(scores, 2).tolist() == [0.0, 0.0, 1 / 3, 0.5]
+    assert np.allclose(sum(rollout._win_shares(scores, p) for p in range(3)), 1.0)
+
+
+def test_a_certain_tie_is_worth_half_a_win() -> None:
+    # The last card, 26: taking it gives seat 0 points 3 + 26 = 29 and 17 + 4 chips, a score
+    # of 8, level with seat 1 (11 points - 3 chips); seat 2 has 19 - 3 = 16. Passing costs a
+    # chip and leaves seat 0 at 3 - 16 = -13, a sole win whoever takes the 26.
+    hands = [tuple(range(3, 11)), tuple(range(11, 19)), tuple(range(19, 26))]
+    view = an.position_view(26, 4, hands[0], other_hands=hands[1:], my_chips=17, other_chips=3)
+    ev = an.evaluate_position(view, n=40, seed=0)
+    assert ev.take.score.value == 8 and ev.take.win.value == 0.5
+    assert ev.no_thanks is not None and ev.no_thanks.win.value == 1.0
+    assert ev.win_diff is not None and ev.win_diff.value == -0.5

@@ -302,7 +302,7 @@ def test_take_labels_group_a_seats_takes_in_a_row() -> None:
         nt.Event(1, pass_, 5, 0),
         nt.Event(2, take, 5, 1),
     ]
-    assert plots._take_labels(history) == {3: (1, "20, 21 +1"), 5: (2, "5 +1")}
+    assert plots.rounds._take_labels(history) == {3: (1, "20, 21 +1"), 5: (2, "5 +1")}
 
 
 @pytest.mark.parametrize(

@@ -286,8 +286,8 @@ def test_run_functions_reject_bad_seen_and_k():
         pr.run_count_pmf(Rules(low_card=1, high_card=4, n_removed=1), seen=[1, 2, 3, 4])
     with pytest.raises(ValueError, match=r"n .* >= 1"):
         pr.mc_p_all_in_play(28, n=0)
-    with pytest.raises(ValueError, match="level"):
-        pr.mc_p_all_in_play(28, n=10, level=1.5)
+    with pytest.raises(ValueError, match="confidence"):
+        pr.mc_p_all_in_play(28, n=10, confidence=1.5)
     with pytest.raises(ValueError, match="Rules"):
         pr.run_count_pmf("standard")
 
@@ -402,7 +402,7 @@ def twins():
 
 @pytest.mark.parametrize(("name", "exact", "mc", "bug"), twins(), ids=[t[0] for t in twins()])
 def test_scalar_twin_covers_exact_and_catches_errors(name, exact, mc, bug):
-    wide = mc(n=40_000, seed=2024, level=0.999)
+    wide = mc(n=40_000, seed=2024, confidence=0.999)
     assert wide.n == 40_000 and wide.low < wide.value < wide.high
     assert wide.covers(exact), (name, wide, exact)
     assert not wide.covers(bug), (name, wide, bug)
@@ -423,7 +423,7 @@ def _check_vector_twin(exact, ests, bug):
 
 @pytest.mark.parametrize("seen", [(), SEEN])
 def test_pmf_twins_cover_exact_and_catch_errors(seen):
-    kw = dict(n=40_000, seed=99, level=0.999)
+    kw = dict(n=40_000, seed=99, confidence=0.999)
     # Bugs: seen cards ignored, or (with nothing seen) a deck one card short.
     short = Rules(low_card=4, n_removed=8)
     _check_vector_twin(
@@ -453,13 +453,13 @@ def test_pmf_twins_cover_exact_and_catch_errors(seen):
 def test_in_play_each_and_gap_twins_cover_exact():
     seen = (5, 6, 20, 31)
     exact = pr.p_in_play_each(seen)
-    ests = pr.mc_p_in_play_each(seen, n=20_000, seed=3, level=0.999)
+    ests = pr.mc_p_in_play_each(seen, n=20_000, seed=3, confidence=0.999)
     assert sorted(ests) == sorted(exact)
     for c in exact:
         assert ests[c].covers(exact[c]), (c, ests[c], exact[c])
     hand, taken = (20, 23, 27, 29), (28,)
     exact_g = pr.p_gap_fillable(hand, seen, taken=taken)
-    ests_g = pr.mc_p_gap_fillable(hand, seen, taken=taken, n=20_000, seed=3, level=0.999)
+    ests_g = pr.mc_p_gap_fillable(hand, seen, taken=taken, n=20_000, seed=3, confidence=0.999)
     assert list(ests_g) == list(exact_g) == [(21, 22), (24, 25, 26), (28,)]
     for g in exact_g:
         assert ests_g[g].covers(exact_g[g])
@@ -494,10 +494,12 @@ def test_twins_count_the_sampled_rounds_whatever_the_batch(monkeypatch, rules, s
         return [[c for c, kept in zip(rules.cards, row, strict=True) if kept] for row in masks]
 
     in_play = rounds(seen)
-    kw = dict(n=n, seed=seed, level=level)
+    kw = dict(n=n, seed=seed, confidence=level)
 
     def shares(hits) -> list[stats.Interval]:
-        return [stats.proportion_interval(int(k), n, level=level, method="wilson") for k in hits]
+        return [
+            stats.proportion_interval(int(k), n, confidence=level, method="wilson") for k in hits
+        ]
 
     def tally(values, size) -> list[stats.Interval]:
         return shares([sum(v == i for v in values) for i in range(size)])
@@ -525,10 +527,10 @@ def test_twins_count_the_sampled_rounds_whatever_the_batch(monkeypatch, rules, s
     )
     points = [nt.card_points(cards) for cards in in_play]
     assert pr.mc_expected_card_points_all(rules, seen=seen, **kw) == stats.mean_interval(
-        points, level=level
+        points, confidence=level
     )
     assert pr.mc_expected_run_count(rules, seen=seen, **kw) == stats.mean_interval(
-        n_runs, level=level
+        n_runs, confidence=level
     )
     # A hand was turned face up, so the gap twin samples the rounds given it too.
     gaps = pr.gaps(hand, rules)
@@ -633,12 +635,19 @@ def test_estimate_is_the_package_interval_type_at_the_requested_level() -> None:
     from nothanks_lab import stats
 
     assert pr.Estimate is stats.Interval
-    est = pr.mc_p_all_in_play(28, n=2000, seed=1, level=0.9)
-    assert isinstance(est, stats.Interval) and est.level == 0.9 and est.n == 2000
+    est = pr.mc_p_all_in_play(28, n=2000, seed=1, confidence=0.9)
+    assert isinstance(est, stats.Interval) and est.confidence == 0.9 and est.n == 2000
     k = round(est.value * 2000)
-    assert est == stats.proportion_interval(k, 2000, level=0.9, method="wilson")
+    assert est == stats.proportion_interval(k, 2000, confidence=0.9, method="wilson")
     assert str(est).endswith("(90%, n=2000)")
-    mean = pr.mc_expected_run_count(n=500, seed=2, level=0.99)
-    assert mean.level == 0.99 and "(99%, n=500)" in str(mean)
+    mean = pr.mc_expected_run_count(n=500, seed=2, confidence=0.99)
+    assert mean.confidence == 0.99 and "(99%, n=500)" in str(mean)
     pmf = pr.mc_run_count_pmf(n=300, seed=3)
-    assert all(isinstance(e, stats.Interval) and e.level == 0.95 for e in pmf)
+    assert all(isinstance(e, stats.Interval) and e.confidence == 0.95 for e in pmf)
+
+
+def test_convergence_takes_seed_by_keyword_only() -> None:
+    mc = partial(pr.mc_p_all_in_play, 28)
+    with pytest.raises(TypeError):
+        pr.convergence(0.5, mc, [10], 3)  # type: ignore[misc]
+    assert pr.convergence(0.5, mc, [10], seed=3) == pr.convergence(0.5, mc, [10], seed=3)

@@ -263,7 +263,7 @@ def test_costs_are_the_package_interval_type() -> None:
     r = nt.review(g, 0, seed=1, n=200)
     (m,) = r.moves
     assert isinstance(m.cost_estimate, Interval) and isinstance(m.win_cost, Interval)
-    assert m.cost_estimate.level == 0.95 and m.cost_estimate.n == 200
+    assert m.cost_estimate.confidence == 0.95 and m.cost_estimate.n == 200
     assert str(r.total_cost).endswith("(95%, n=200)")
 
 

@@ -24,9 +24,9 @@ from nothanks_lab.tournaments import Comparison
 
 def test_mean_interval_is_the_student_t_interval() -> None:
     x = np.random.default_rng(3).normal(2.0, 1.5, size=37)
-    iv = mean_interval(x, level=0.9)
+    iv = mean_interval(x, confidence=0.9)
     low, high = stats.t.interval(0.9, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
-    assert (iv.value, iv.n, iv.level) == (pytest.approx(x.mean()), 37, 0.9)
+    assert (iv.value, iv.n, iv.confidence) == (pytest.approx(x.mean()), 37, 0.9)
     assert (iv.low, iv.high) == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12))
 
 
@@ -47,8 +47,8 @@ def test_too_few_units_give_nan_ends_and_bad_input_is_refused() -> None:
         lambda: mean_interval([]),
         lambda: mean_interval([1, 2], n=2, total=3, total_sq=5),
         lambda: mean_interval(n=2, total=3),
-        lambda: mean_interval([1, 2], level=1.0),
-        lambda: mean_interval([1, 2], level=True),
+        lambda: mean_interval([1, 2], confidence=1.0),
+        lambda: mean_interval([1, 2], confidence=True),
         lambda: proportion_interval(3, 2),
         lambda: proportion_interval(1.0, 2),  # type: ignore[arg-type]
         lambda: proportion_interval(1, 2, method="wald"),
@@ -60,7 +60,7 @@ def test_too_few_units_give_nan_ends_and_bad_input_is_refused() -> None:
 
 @pytest.mark.parametrize("method", ["exact", "wilson"])
 def test_proportion_interval_is_scipys_binomial_interval(method: str) -> None:
-    iv = proportion_interval(17, 60, level=0.99, method=method)
+    iv = proportion_interval(17, 60, confidence=0.99, method=method)
     ci = stats.binomtest(17, 60).proportion_ci(confidence_level=0.99, method=method)
     assert (iv.value, iv.low, iv.high, iv.n) == (17 / 60, ci.low, ci.high, 60)
     assert iv.covers(17 / 60) and not iv.covers(0.9)
@@ -85,7 +85,7 @@ def test_a_tournament_comparison_is_an_interval_over_its_deals() -> None:
     )
     c = r.compare(0, 1)
     assert isinstance(c, Comparison) and isinstance(c, Interval)
-    assert (c.diff, c.n, c.level, c.metric) == (c.value, 60, 0.95, "win_share")
+    assert (c.diff, c.n, c.confidence, c.metric) == (c.value, 60, 0.95, "win_share")
     assert c.low < c.diff < c.high
     assert str(c).startswith("MarginalCostBot(threshold=10) - MarginalCostBot(threshold=-40)")
     iv = r.interval("MarginalCostBot(threshold=0)", "mean_score")
@@ -114,10 +114,10 @@ _deal_values = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(_deal_values, st.sampled_from([0.8, 0.95, 0.99]))
 def test_share_intervals_of_any_small_sample_are_honest(values: list[float], level: float) -> None:
-    iv = share_interval(values, level=level)
+    iv = share_interval(values, confidence=level)
     _honest(iv)
     assert iv.n == len(values) and iv.value == pytest.approx(np.mean(values))
-    capped = share_interval(values, n_trials=6 * len(values), level=level)
+    capped = share_interval(values, n_trials=6 * len(values), confidence=level)
     _honest(capped)
     assert capped.high - capped.low >= iv.high - iv.low - 1e-12  # a cap only widens
 
@@ -200,7 +200,7 @@ def test_share_intervals_refuse_what_is_not_a_share() -> None:
         lambda: share_interval(["a"]),  # type: ignore[list-item]
         lambda: share_interval(n=2, total=3, total_sq=5),
         lambda: share_interval([0.5, 0.5], n_trials=1),
-        lambda: share_interval([0.5, 0.5], level=1.5),
+        lambda: share_interval([0.5, 0.5], confidence=1.5),
         lambda: share_difference_interval([2.0, 0.0]),
         lambda: paired_interval([0.5, 2.0], [0.5, 0.5], shares=True),
         lambda: paired_interval([0.5], [0.5], shares="yes"),  # type: ignore[arg-type]
@@ -333,3 +333,40 @@ def test_an_interval_prints_both_ends_with_the_same_decimals(
     assert ends in str(Interval((low + high) / 2, low, high, 100))
     with language("pt_BR"):
         assert ends.replace(", ", "; ").replace(".", ",") in str(Interval(low, low, high, 100))
+
+
+# ------------------------------------------------------------------ one word: confidence
+OLD_LEVEL_CALLS = {
+    "mean_interval": lambda **kw: mean_interval([1.0, 2.0, 4.0, 8.0], **kw),
+    "paired_interval": lambda **kw: paired_interval([3, 5, 4, 6], [2, 5, 3, 5], **kw),
+    "proportion_interval": lambda **kw: proportion_interval(3, 10, **kw),
+    "share_interval": lambda **kw: nt.stats.share_interval([0.0, 0.5, 1.0, 1.0], **kw),
+    "share_difference_interval": lambda **kw: nt.stats.share_difference_interval(
+        [0.5, -0.5, 0.0], **kw
+    ),
+    "mc_p_all_in_play": lambda **kw: nt.probability.mc_p_all_in_play(28, n=300, seed=4, **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OLD_LEVEL_CALLS))
+def test_level_is_the_old_spelling_of_confidence(name: str) -> None:
+    call = OLD_LEVEL_CALLS[name]
+    new = call(confidence=0.9)
+    assert new.confidence == 0.9 and new != call()  # the level reaches the interval
+    with pytest.warns(DeprecationWarning, match=rf"{name}\(level=\.\.\.\).*confidence="):
+        assert call(level=0.9) == new
+    with pytest.raises(ValueError, match="not both"):
+        call(level=0.9, confidence=0.9)
+    with pytest.raises(ValueError, match="confidence"):
+        call(confidence=1.5)
+
+
+def test_interval_level_and_check_level_are_deprecated_aliases() -> None:
+    iv = mean_interval([1.0, 2.0, 4.0], confidence=0.8)
+    assert iv.confidence == 0.8 and "(80%, n=3)" in str(iv)
+    with pytest.warns(DeprecationWarning, match="Interval.confidence"):
+        assert iv.level == 0.8
+    with pytest.warns(DeprecationWarning, match="check_confidence"):
+        assert nt.stats.check_level(0.9) == nt.stats.check_confidence(0.9) == 0.9
+    with pytest.warns(DeprecationWarning):
+        assert t_quantile(level=0.95, n=10) == t_quantile(0.95, 10)

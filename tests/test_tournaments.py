@@ -421,7 +421,7 @@ def test_tune_stays_in_budget_and_reports_its_best_honestly() -> None:
 
 
 def test_cross_products_stay_exact_beyond_int64() -> None:
-    from nothanks_lab.tournaments import _cross_products
+    from nothanks_lab.tournaments.run import _cross_products
 
     x = np.array([[3_000_000_000, -1], [3_000_000_000, 2]], dtype=np.int64)
     assert _cross_products(x) == [[2 * 9 * 10**18, 3_000_000_000], [3_000_000_000, 5]]
@@ -481,3 +481,26 @@ def test_unseeded_random_bot_same_seed_same_numbers_whatever_the_split() -> None
         [RandomBot(p_take=0.3, seed=own), "marginal", "marginal:threshold=0"], 3, 40, seed=9
     )  # the printed seed rebuilds the bot
     assert seeded.to_records() == a.to_records()
+
+
+# ------------------------------------------------------------------ seed by keyword only
+def test_seed_is_keyword_only_and_positional_use_warns_for_one_release() -> None:
+    import inspect
+
+    for fn in (nt.head_to_head, nt.sweep, nt.tune):
+        kind = inspect.signature(fn).parameters["seed"].kind
+        assert kind is inspect.Parameter.KEYWORD_ONLY, fn.__name__
+    kw: dict[str, Any] = {"workers": 1, "progress": False}
+    new = nt.head_to_head("marginal:threshold=5", "marginal", 3, 12, seed=3, **kw)
+    with pytest.warns(DeprecationWarning, match=r"head_to_head: give seed by keyword"):
+        old = nt.head_to_head("marginal:threshold=5", "marginal", 3, 12, 3, **kw)
+    assert old.game_records() == new.game_records() and old.seed == new.seed == 3
+    grid = {"threshold": [0, 5]}
+    new_s = nt.sweep("marginal", grid, "marginal", 3, 12, seed=4, **kw)
+    with pytest.warns(DeprecationWarning, match=r"sweep: give seed, executor by keyword"):
+        old_s = nt.sweep("marginal", grid, "marginal", 3, 12, 4, None, **kw)
+    assert old_s.to_records() == new_s.to_records()
+    with pytest.raises(TypeError, match="twice"):
+        nt.head_to_head("marginal", "marginal", 3, 12, 3, seed=3, **kw)
+    with pytest.raises(TypeError, match="too many positional"):
+        nt.head_to_head("marginal", "marginal", 3, 12, 3, 4, **kw)

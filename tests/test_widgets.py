@@ -28,12 +28,12 @@ from nothanks_lab.widgets import (
     ChipValueExplorer,
     PlayTable,
     ProbabilityExplorer,
-    _ProgressExecutor,
     final_scores_html,
     hints_html,
     neighbour_cards,
     seats_html,
 )
+from nothanks_lab.widgets.bot_lab import _ProgressExecutor
 
 
 def buttons(widget: W.Widget) -> list[W.Button]:

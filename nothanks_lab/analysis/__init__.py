@@ -38,16 +38,11 @@ from .evaluation import (
     sample_face_down,
     warm_up,
 )
-
-# The private helpers listed here are imported through the package by `review` and the tests.
-from .rollout import (  # noqa: F401
+from .rollout import (
     ADVICE_BOT,
-    _mean_estimate,
-    _play_out,
-    _policies_name,
-    _proportion_estimate,
     advice_policy,
     default_rollout_policy,
+    describe_players,
     rollout_field,
     rollout_field_of_specs,
 )
@@ -76,6 +71,7 @@ __all__ = [
     "break_even_pots",
     "chip_value",
     "default_rollout_policy",
+    "describe_players",
     "evaluate_position",
     "exact_cheap",
     "exact_evaluation",

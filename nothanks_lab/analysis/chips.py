@@ -28,9 +28,9 @@ from ..validate import MAX_GAMES, check_count, check_int, check_rules, is_int, s
 from .rollout import (
     _mean_estimate,
     _play_out,
-    _proportion_estimate,
+    _share_estimate,
     _table,
-    _winners,
+    _win_shares,
 )
 
 __all__ = ["ChipValue", "chip_value"]
@@ -47,7 +47,7 @@ class ChipValue:
     score: dict[tuple[int, int], Estimate]
     """(players, extra) -> the seat's mean final score."""
     win: dict[tuple[int, int], Estimate]
-    """(players, extra) -> the seat's win chance (ties shared: every lowest score wins)."""
+    """(players, extra) -> the seat's win share (a tie among k winners counts 1/k)."""
     score_change: dict[tuple[int, int], Estimate]
     """(players, extra) -> mean score change against no extra chip, on the same deals."""
     win_change: dict[tuple[int, int], Estimate]
@@ -63,7 +63,7 @@ class ChipValue:
         if extra == 0:
             raise ValueError("per_chip needs a positive value among extra_chips")
         e = self.score_change[(n_players, extra)]
-        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n, e.level)
+        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n, e.confidence)
 
     def to_records(self) -> list[dict[str, float]]:
         """One dict per (players, extra): the estimates and their 95% interval ends."""
@@ -150,11 +150,11 @@ def chip_value(
             s.player[:] = np.arange(n_games) % p
             s.chips[:, 0] += e
             sc = _play_out(s, table, rules)
-            results[e] = (sc[:, 0].astype(np.float64), _winners(sc, 0).astype(np.float64))
+            results[e] = (sc[:, 0].astype(np.float64), _win_shares(sc, 0))
         for e in extras:
             sc, w = results[e]
             score[(p, e)] = _mean_estimate(sc)
-            win[(p, e)] = _proportion_estimate(w)
+            win[(p, e)] = _share_estimate(w)
             score_change[(p, e)] = paired_interval(sc, results[0][0])
             win_change[(p, e)] = paired_interval(w, results[0][1], shares=True)
     return ChipValue(

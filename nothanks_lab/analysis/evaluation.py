@@ -34,10 +34,10 @@ from ..view import PlayerView, hypothetical_view, position_state
 from .rollout import (
     _mean_estimate,
     _play_out,
-    _proportion_estimate,
     _rng,
+    _share_estimate,
     _table,
-    _winners,
+    _win_shares,
     advice_policy,
 )
 
@@ -68,7 +68,7 @@ class MoveValue:
     score: Estimate
     """Expected final score of the seat after this move (lower is better)."""
     win: Estimate
-    """Chance the seat ends among the winners (ties shared: every lowest score wins)."""
+    """The seat's expected win share: 1 for a sole win, 1/k for a tie among k winners."""
 
     def __str__(self) -> str:
         s, w = self.score, self.win
@@ -286,7 +286,7 @@ def evaluate_position(
         m: MoveValue(
             Action.TAKE if m else Action.PASS,
             _mean_estimate(sc[:, seat]),
-            _proportion_estimate(_winners(sc, seat)),
+            _share_estimate(_win_shares(sc, seat)),
         )
         for m, sc in all_scores.items()
     }
@@ -295,8 +295,8 @@ def evaluate_position(
         t, p = all_scores[True], all_scores[False]
         score_diff = paired_interval(t[:, seat], p[:, seat])
         win_diff = paired_interval(
-            _winners(t, seat).astype(np.float64),
-            _winners(p, seat).astype(np.float64),
+            _win_shares(t, seat),
+            _win_shares(p, seat),
             shares=True,
         )
     # "LinearBot(defaults)", not every weight (`bot_label` says it to a person).

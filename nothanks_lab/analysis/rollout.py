@@ -3,7 +3,8 @@
 Position evaluation, chip value and the rollout surfaces all do the same few things: seat a
 table of policies (`policy` at the studied seat, `field` elsewhere, ``MarginalCostBot(10)`` by
 default), finish a batch of rounds from wherever each stands, read off who won, and turn the
-samples into 95% intervals from :mod:`nothanks_lab.stats`. Rounds are finished on the package's
+samples into 95% intervals from :mod:`nothanks_lab.stats`; a win is a win share, a tie among k
+winners counting 1/k, as everywhere in the package. Rounds are finished on the package's
 one compiled playout loop (:meth:`nothanks_lab.fast.FastTable.finish`, the kernel `simulate`
 runs, with named arguments and its on-disk cache); a table with a policy that has no compiled
 decision is played through the readable engine instead, slower but identical in meaning. The
@@ -22,13 +23,14 @@ from ..i18n import _
 from ..play import ask, check_policies
 from ..probability import Estimate
 from ..rules import Rules
-from ..stats import mean_interval, proportion_interval
+from ..stats import mean_interval, share_interval
 from ..view import PlayerView, hypothetical_view
 
 __all__ = [
     "ADVICE_BOT",
     "advice_policy",
     "default_rollout_policy",
+    "describe_players",
     "rollout_field",
     "rollout_field_of_specs",
 ]
@@ -46,10 +48,10 @@ def _mean_estimate(x: np.ndarray) -> Estimate:
     return mean_interval(np.asarray(x, dtype=np.float64))
 
 
-def _proportion_estimate(hits: np.ndarray) -> Estimate:
-    """A proportion with scipy's Wilson 95% interval (sound near 0 and 1, unlike the normal one)."""
-    hits = np.asarray(hits)
-    return proportion_interval(int(np.count_nonzero(hits)), len(hits), method="wilson")
+def _share_estimate(shares: np.ndarray) -> Estimate:
+    """A mean win share (values in [0, 1], ties split 1/k) with its 95% interval inside [0, 1]
+    (:func:`nothanks_lab.stats.share_interval`, as tournaments give win shares)."""
+    return share_interval(np.asarray(shares, dtype=np.float64))
 
 
 # ------------------------------------------------------------------------ playing rounds out
@@ -65,7 +67,8 @@ def _play_fast(s: core.State, policies: Sequence[object], rules: Rules) -> np.nd
     table = fast.fast_table(policies, rules)
     if table is None:
         return None
-    return table.finish(s) - s.chips
+    scores: np.ndarray = table.finish(s) - s.chips
+    return scores
 
 
 def _view_of_state(s: core.State, g: int, rules: Rules) -> PlayerView:
@@ -109,9 +112,18 @@ def _play_out(s: core.State, policies: Sequence[object], rules: Rules) -> np.nda
     return scores
 
 
-def _winners(scores: np.ndarray, seat: int) -> np.ndarray:
-    """bool[B]: whether `seat` has the lowest score (ties are shared: each is a winner)."""
-    return scores[:, seat] == scores.min(axis=1)
+def _win_shares(scores: np.ndarray, seat: int) -> np.ndarray:
+    """float64[B]: `seat`'s win share of each round, by the package's one result rule
+    (:func:`nothanks_lab.core.score_rows`): the lowest score wins, k tied winners 1/k each."""
+    from ..jit import jit_pure  # compiled: a few thousand rollouts score in microseconds
+
+    scores = np.ascontiguousarray(scores, dtype=np.int64)
+    winners = np.empty(scores.shape, dtype=np.bool_)
+    shares = np.empty(scores.shape, dtype=np.float64)
+    no_chips = np.zeros_like(scores)  # the scores are final already: card points minus chips
+    jit_pure(core.score_rows)(scores, no_chips, np.empty_like(scores), winners, shares)
+    seat_shares: np.ndarray = shares[:, seat]
+    return seat_shares
 
 
 # ------------------------------------------------------------------------ tables, seeds, checks
@@ -163,8 +175,11 @@ def rollout_field_of_specs(specs: Sequence[str | None]) -> list[object]:
     return rollout_field(policies)
 
 
-def _policies_name(policy: object, field: object) -> str:
-    """Who plays the rollouts, in words."""
+def describe_players(policy: object, field: object) -> str:
+    """Who plays the rollouts, in words: `policy` at the studied seat, `field` at the others.
+
+    Shared by the review's and the hints' report lines, so both name a table alike.
+    """
     from ..bots.specs import short_name as _short_name
 
     me = _short_name(policy)

@@ -257,7 +257,7 @@ class RandomizedBot(Bot):
         if not is_int(self.seed):
             return base
         sep = "" if base.endswith("()") else ", "
-        return f"{base[:-1]}{sep}seed={int(self.seed)})"  # type: ignore[arg-type]
+        return f"{base[:-1]}{sep}seed={int(self.seed)})"
 
     def with_seed(self, seed: int) -> RandomizedBot:
         """A copy of this bot drawing from a generator seeded by `seed` (this bot untouched).
@@ -394,7 +394,8 @@ def make_bot(name: str, **params: Any) -> Policy:
     """
     factory = bot_class(name)
     try:
-        return factory(**params)
+        bot: Policy = factory(**params)
+        return bot
     except TypeError as e:
         # A factory or constructor given an argument it lacks: say which bot, as ValueError.
         raise ValueError(f"make_bot({name!r}): {e}") from e

@@ -103,7 +103,8 @@ class ExpectationBot(Bot):
     def act(self, view: PlayerView) -> Action:
         if not view.can_pass:
             return Action.TAKE
-        return self.terms(view)["action"]
+        action: Action = self.terms(view)["action"]
+        return action
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
         return self.terms(view)

@@ -67,12 +67,13 @@ def chips_after_passes(chips: np.ndarray, q: int, first: int, n_paid: int) -> in
     Reads ``chips`` without changing it (pure, numba-compilable), so a caller can look ahead
     at a pass round without copying or mutating the array.
     """
+    own: int = chips[q]
     if n_paid == 0:  # a seat's own decisions: keep them as cheap as a plain read
-        return chips[q]
+        return own
     k = q - first
     if k < 0:
         k += chips.shape[0]
-    return chips[q] - 1 if k < n_paid else chips[q]
+    return own - 1 if k < n_paid else own
 
 
 def rivals_fitting(card: int, seat: int, hands: np.ndarray) -> int:

@@ -364,7 +364,8 @@ class SearchBot(RandomizedBot):
         }
 
     def act(self, view: PlayerView) -> Action:
-        return self._decide(view)["action"]
+        action: Action = self._decide(view)["action"]
+        return action
 
     def explain(self, view: PlayerView) -> dict[str, Any]:
         return self._decide(view)

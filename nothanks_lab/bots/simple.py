@@ -49,7 +49,8 @@ def random_decide(
     h = _absorb(_absorb(_absorb(_absorb(h, card), pot), seat), cards_left)
     for q in range(hands.shape[0]):
         h = _absorb(_absorb(h, hands[q]), chips[q])
-    return np.float64(h >> _S11) * _UNIT < params[P_TAKE]
+    take: bool = np.float64(h >> _S11) * _UNIT < params[P_TAKE]
+    return take
 
 
 def marginal_decide(
@@ -66,7 +67,8 @@ def marginal_decide(
     Called as plain Python by `MarginalCostBot.act` (`FastBot.act`) and compiled by the
     simulator: one definition of the decision. The forced take at zero chips is the caller's.
     """
-    return marginal_points(hands[seat], card) - pot <= params[THRESHOLD]
+    take: bool = marginal_points(hands[seat], card) - pot <= params[THRESHOLD]
+    return take
 
 
 @register("random")

@@ -74,7 +74,7 @@ def next_game(
     return Game(n_players, rules=rules, seed=int(rng.integers(2**63)), first_player=first), rng
 
 
-class NoThanksAEC(AECEnv):
+class NoThanksAEC(AECEnv):  # type: ignore[misc]  # an untyped base class
     """One round of No Thanks! for ``n_players`` agents (see `aec_env`)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (as Gymnasium declares it)

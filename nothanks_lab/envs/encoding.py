@@ -164,4 +164,5 @@ def round_rewards(points: Any, chips: Any, reward: str) -> np.ndarray:
     winners = np.empty((1, n), dtype=np.bool_)
     share = np.empty((1, n), dtype=np.float64)
     core.score_rows(pts, chp, scores, winners, share)
-    return share[0] if reward == "win_share" else -scores[0].astype(np.float64)
+    rewards: np.ndarray = share[0] if reward == "win_share" else -scores[0].astype(np.float64)
+    return rewards

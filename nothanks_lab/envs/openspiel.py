@@ -72,7 +72,7 @@ def _game_type() -> Any:
     )
 
 
-class NoThanksGame(pyspiel.Game):
+class NoThanksGame(pyspiel.Game):  # type: ignore[misc]  # an untyped base class
     """The game object OpenSpiel builds from the parameters (see the module)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -98,7 +98,7 @@ class NoThanksGame(pyspiel.Game):
         return _Observer(self)
 
 
-class NoThanksState(pyspiel.State):
+class NoThanksState(pyspiel.State):  # type: ignore[misc]  # an untyped base class
     """A round in progress: a `core.State` of one round whose deck chance fills in."""
 
     def __init__(self, game: NoThanksGame) -> None:

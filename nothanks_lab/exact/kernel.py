@@ -79,7 +79,7 @@ def _value(
     win = cfg[_CFG_OBJECTIVE] == _WIN
     if card < 0:
         key = (idx * (total + 1) + c0) * 2 + actor
-        v = memo[key]
+        v: float = memo[key]
         if v == v:
             return v
         taken = h0 | h1

@@ -69,7 +69,8 @@ class Solution:
         view = self._check_view(view)
         if not view.is_my_turn:
             raise ValueError(f"view: seat {view.seat} is not to act; there is no move to value")
-        return self._engine.action_values(view)
+        values: dict[Action, float] = self._engine.action_values(view)
+        return values
 
     def action(self, view: PlayerView) -> Action:
         """A perfect move in the view's position (take when both moves are worth the same)."""

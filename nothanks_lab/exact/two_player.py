@@ -45,7 +45,8 @@ def estimate_memory(rules: Rules, n_players: int = 2) -> int:
     76527504
     """
     total = n_players * rules.starting_chips(n_players)
-    return 3**rules.n_cards * (total + 1) * 2 * 8
+    positions: int = 3**rules.n_cards
+    return positions * (total + 1) * 2 * 8
 
 
 class _TwoPlayerEngine:

@@ -66,7 +66,7 @@ def _write_nb(path: Path, nb: Any, report: KitReport) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.validate(nb)
-    write_atomic(path, nbformat.writes(nb) + "\n")
+    write_atomic(path, nbformat.writes(nb) + "\n")  # type: ignore[no-untyped-call]
     report.files.append(path)
 
 

@@ -70,7 +70,7 @@ def _executed(nb: Any, cwd: Path, timeout: int) -> Any:
     from nbclient import NotebookClient
 
     run = copy.deepcopy(nb)
-    setup = nbformat.v4.new_code_cell(_HANDOUT_SETUP)
+    setup = nbformat.v4.new_code_cell(_HANDOUT_SETUP)  # type: ignore[no-untyped-call]
     setup.id = "kit-handout-setup"
     setup.metadata["tags"] = [_HIDDEN_TAG]
     setup.metadata["jupyter"] = {"source_hidden": True}
@@ -123,7 +123,7 @@ def handout_html(
     config = Config()
     config.TagRemovePreprocessor.enabled = True
     config.TagRemovePreprocessor.remove_input_tags = {_HIDDEN_TAG}
-    exporter = HTMLExporter(
+    exporter = HTMLExporter(  # type: ignore[no-untyped-call]
         config=config,
         template_name="lab",
         embed_images=True,

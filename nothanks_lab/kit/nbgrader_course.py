@@ -91,7 +91,7 @@ def nbgrader_notebook(nb: Any) -> Any:
         block += [f"{indent}{ex.variable} = {s.literal}", f"{indent}### END SOLUTION"]
         cell.source = src[: m.end()] + "\n" + "\n".join(block) + src[m.end() :]
         cell.metadata["nbgrader"] = _nbgrader_meta(f"answer-{ex.key}", solution=True, grade=False)
-        test = nbformat.v4.new_code_cell(
+        test = nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
             "from nothanks_lab import lessons\n\n"
             f"feedback = lessons.check_answer({ex.key!r}, {ex.variable})\n"
             'assert feedback.status == "right", str(feedback)'

@@ -98,7 +98,7 @@ def _lesson_paths(folder: Path, lessons: Sequence[str] | None) -> list[Path]:
 def _read(path: Path) -> Any:
     import nbformat
 
-    return nbformat.read(path, as_version=4)
+    return nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
 
 
 def _source(cell: Any) -> str:

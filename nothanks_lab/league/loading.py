@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import Rules
-from ..tournaments.sandbox import _module_of
+from ..tournaments.sandbox import _error_text, _line_in, _module_of
 from ..validate import check_number
 from .limits import _time_limit, _TimeUp
 from .screening import (
@@ -32,10 +32,8 @@ from .student import (
     Rejection,
     Stage,
     StudentBot,
-    _error_text,
     _left_out_html,
     _left_out_lines,
-    _line_in,
 )
 
 __all__ = ["LeagueEntries", "collect_bots"]

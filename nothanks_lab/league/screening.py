@@ -20,10 +20,11 @@ from ..bots.specs import make_policy
 from ..engine import Action
 from ..play import PolicyError, ask, play_game
 from ..rules import Rules
+from ..tournaments.sandbox import _error_text
 from ..validate import check_int, check_number, check_players, check_rules, check_seed, is_int
 from ..view import PlayerView
 from .limits import _time_limit, _TimeUp
-from .student import Rejection, StudentBot, _error_text, _rejection
+from .student import Rejection, StudentBot, _rejection
 
 __all__ = ["DEFAULT_BUILTINS", "MAX_MS_PER_DECISION", "TIME_LIMIT_S", "screen_bot"]
 
@@ -58,7 +59,7 @@ def _fresh_seed(seed: object) -> int:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
     if not is_int(seed):  # check_seed let a Generator or a SeedSequence through
         raise ValueError(f"seed must be a whole number >= 0 or None; got {seed!r}")
-    return int(seed)  # type: ignore[arg-type]
+    return int(seed)
 
 
 def _no_chip_probes(rules: Rules, n_players: int) -> list[PlayerView]:

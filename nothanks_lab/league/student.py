@@ -133,7 +133,7 @@ class StudentBot:
         self.last_answer, self.last_error = _NO_ANSWER, None
         start = time.perf_counter()
         try:
-            answer = decide(view)
+            answer: Action = decide(view)  # checked by whoever asks
         except Exception as e:
             self.last_error = e
             raise

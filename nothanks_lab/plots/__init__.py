@@ -6,19 +6,19 @@ the figure, a widget wraps it in ``go.FigureWidget``, and a test reads its trace
 styled for a classroom projector (large fonts, titled axes) and carry no reference to a CDN:
 :func:`figure_html` embeds plotly.js itself.
 
-One module per concept, every name re-exported here: `common` (the shared look, `figure_html`,
-the interval and table helpers), `chances` (in-play chances, removed-card and run-count
-distributions, convergence), `decisions` (chip value, take-or-pass surface, take rate,
+One module per concept, every public name re-exported here: `common` (the shared look,
+`figure_html`, the interval and table helpers), `chances` (in-play chances, removed-card and
+run-count distributions, convergence), `decisions` (chip value, take-or-pass surface, take rate,
 distance from perfect play), `tournaments` (win shares, sweeps, score distributions, head to
-head, ratings, seats) and `rounds` (a round's timeline and its review). Names outside
-``__all__`` are re-exported as ``X as X`` so that every import from the former single module
-still works.
+head, ratings, seats) and `rounds` (a round's timeline and its review). Public names outside
+``__all__`` are re-exported as ``X as X``; a private helper is imported from the module that
+defines it, never from here.
 """
 
 from __future__ import annotations
 
+from ..render.review import LABEL_COLORS as LABEL_COLORS
 from .chances import STATUS_COLORS as STATUS_COLORS
-from .chances import _pmf_figure as _pmf_figure
 from .chances import (
     plot_convergence,
     plot_in_play_chances,
@@ -29,19 +29,11 @@ from .common import BACKGROUND as BACKGROUND
 from .common import EXACT_COLOR as EXACT_COLOR
 from .common import FONT_SIZE as FONT_SIZE
 from .common import TEXT_COLOR as TEXT_COLOR
-from .common import _bounds as _bounds
-from .common import _column as _column
-from .common import _error_y as _error_y
-from .common import _records as _records
-from .common import _style as _style
 from .common import card_axis as card_axis
 from .common import figure_html
 from .decisions import plot_chip_value, plot_exploitability, plot_take_pass, plot_take_rate
-from .rounds import LABEL_COLORS as LABEL_COLORS
 from .rounds import LABELS_ORDER as LABELS_ORDER
 from .rounds import SEAT_COLORS as SEAT_COLORS
-from .rounds import _take_labels as _take_labels
-from .rounds import _timeline_game as _timeline_game
 from .rounds import plot_review, plot_timeline
 from .tournaments import (
     plot_pairwise,

@@ -77,7 +77,8 @@ def card_axis(low: int, high: int, every: int = 2) -> dict[str, Any]:
 
 def figure_html(fig: go.Figure) -> str:
     """A self-contained HTML page of `fig`: plotly.js inline, nothing fetched from a CDN."""
-    return fig.to_html(include_plotlyjs=True, full_html=True)
+    html: str = fig.to_html(include_plotlyjs=True, full_html=True)
+    return html
 
 
 def _bounds(estimates: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -2,10 +2,10 @@
 
 A question names cards (one number or a collection), the cards seen so far (or a
 :class:`~nothanks_lab.view.PlayerView`, whose seen cards and rules are then used) and a rule
-set; a simulated one also a number of rounds, a seed and a confidence level. The helpers here
-turn those arguments into checked values (a :class:`~nothanks_lab.rules.Rules`, a frozenset of
-seen cards, a tuple of distinct cards) or raise a `ValueError` naming the argument, so the
-exact functions and their Monte Carlo twins check their inputs the same way.
+set; a simulated one also a number of rounds, a seed and a confidence level (`confidence`).
+The helpers here turn those arguments into checked values (a :class:`~nothanks_lab.rules.Rules`,
+a frozenset of seen cards, a tuple of distinct cards) or raise a `ValueError` naming the
+argument, so the exact functions and their Monte Carlo twins check their inputs the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..rules import Rules
-from ..stats import check_level
 from ..validate import MAX_SIMULATED_ROUNDS, check_count, check_rules, is_int
 from ..view import PlayerView
 
@@ -84,11 +83,6 @@ def _check_seen_count(n_seen: int, rules: Rules) -> None:
 def _check_n(n: int, least: int = 1, ceiling: int = MAX_SIMULATED_ROUNDS) -> int:
     """A number of simulated rounds in ``least..ceiling`` (`MAX_SIMULATED_ROUNDS`), as an int."""
     return check_count(n, "n (the number of simulated rounds)", ceiling, low=least)
-
-
-def _check_level(level: float) -> float:
-    """A confidence level strictly between 0 and 1, as a float."""
-    return check_level(level, "level (the confidence level)")
 
 
 def _ratio(num: int, den: int) -> float:

@@ -2,7 +2,7 @@
 
 Each exact function of :mod:`~nothanks_lab.probability.cards` and
 :mod:`~nothanks_lab.probability.runs` has an ``mc_*`` twin with the same question and arguments
-plus ``n`` (rounds to simulate), ``seed`` and ``level``. A twin samples removed sets consistent
+plus ``n`` (rounds to simulate), ``seed`` and ``confidence``. A twin samples removed sets consistent
 with the seen cards in vectorized batches (:func:`sample_removed`, :func:`sample_in_play`),
 applies one statistic to each batch of in-play masks and sums it over the batches (so memory is
 one batch, whatever ``n``), then returns an :class:`Estimate`: a share with scipy's Wilson
@@ -18,29 +18,36 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rules import Rules
-from ..stats import Interval, mean_interval, proportion_interval
-from ..validate import MAX_SAMPLE_ROWS, check_number, check_sequence, is_int, make_rng
+from ..stats import Interval, check_confidence, mean_interval, proportion_interval
+from ..validate import (
+    MAX_SAMPLE_ROWS,
+    check_number,
+    check_sequence,
+    is_int,
+    make_rng,
+    renamed_keywords,
+)
 from ..view import PlayerView
 from .cards import _gap_query
 from .cards import p_all_in_play as p_all_in_play  # the doctests compare with it
-from .common import Cards, Seed, Seen, _card_tuple, _check_level, _check_n, _resolve_seen
+from .common import Cards, Seed, Seen, _card_tuple, _check_n, _resolve_seen
 from .runs import _max_runs
 
 #: Samples drawn per vectorized batch; bounds memory (a batch holds ``_BATCH x n_cards`` keys).
 _BATCH = 1 << 16
 
 #: A simulated value with its confidence interval: the package's one interval type,
-#: :class:`nothanks_lab.stats.Interval` (``value``, ``low``, ``high``, ``n``, ``level``).
+#: :class:`nothanks_lab.stats.Interval` (``value``, ``low``, ``high``, ``n``, ``confidence``).
 Estimate = Interval
 
 #: A statistic of a batch of sampled rounds: bool [b, n_cards] in-play masks -> an int array.
 Stat = Callable[[np.ndarray], np.ndarray]
 
 
-def _wilson(successes: np.ndarray, n: int, level: float) -> list[Estimate]:
+def _wilson(successes: np.ndarray, n: int, confidence: float) -> list[Estimate]:
     """Wilson intervals (scipy's) for the proportions `successes / n`, one per entry."""
     k = np.asarray(successes, dtype=np.int64).ravel()
-    return [proportion_interval(int(ki), n, level=level, method="wilson") for ki in k]
+    return [proportion_interval(int(ki), n, confidence=confidence, method="wilson") for ki in k]
 
 
 def sample_removed(
@@ -61,7 +68,8 @@ def sample_removed(
     unseen = np.array([c for c in rules.cards if c not in seen_set], dtype=np.int64)
     r = rules.n_removed
     if r == len(unseen):  # every in-play card was seen: the removed set is known
-        return np.broadcast_to(unseen, (n, r)).copy()
+        known: np.ndarray = np.broadcast_to(unseen, (n, r)).copy()
+        return known
     if r == 0:
         return np.zeros((n, 0), dtype=np.int64)
     # The r smallest of independent uniform keys pick a uniform r-subset, all rows at once.
@@ -95,7 +103,7 @@ class _Simulation(NamedTuple):
     rules: Rules
     seen: frozenset[int]
     n: int
-    level: float
+    confidence: float
 
     def total(self, stat: Stat, seed: Seed) -> np.ndarray:
         """The sum of `stat` over `n` sampled rounds, drawn and reduced one batch at a time."""
@@ -110,22 +118,24 @@ class _Simulation(NamedTuple):
 
     def shares(self, stat: Stat, seed: Seed) -> list[Estimate]:
         """Share of rounds with each outcome `stat` counts, each with its Wilson interval."""
-        return _wilson(self.total(stat, seed), self.n, self.level)
+        return _wilson(self.total(stat, seed), self.n, self.confidence)
 
     def mean(self, value: Stat, seed: Seed) -> Estimate:
         """Mean of a whole number per round (`value`: int [b]) with its Student-t interval."""
         sums = self.total(lambda x: _power_sums(value(x)), seed)
         # The same exact integer sums mean_interval forms from the values themselves.
-        return mean_interval(n=self.n, total=int(sums[0]), total_sq=int(sums[1]), level=self.level)
+        return mean_interval(
+            n=self.n, total=int(sums[0]), total_sq=int(sums[1]), confidence=self.confidence
+        )
 
 
 def _simulation(
-    seen: Seen, rules: Rules | None, n: int, level: float, least: int = 1
+    seen: Seen, rules: Rules | None, n: int, confidence: float, least: int = 1
 ) -> _Simulation:
     """Check a twin's arguments (`n` at least `least`) and resolve its seen cards."""
-    n, level = _check_n(n, least), _check_level(level)
+    n, confidence = _check_n(n, least), check_confidence(confidence)
     rules, seen_set = _resolve_seen(seen, rules)
-    return _Simulation(rules, seen_set, n, level)
+    return _Simulation(rules, seen_set, n, confidence)
 
 
 def _count(flags: np.ndarray) -> np.ndarray:
@@ -145,7 +155,7 @@ def _power_sums(values: np.ndarray) -> np.ndarray:
 
 def _run_starts(x: np.ndarray) -> np.ndarray:
     """bool [n, n_cards]: the card is in play and the card below it is not."""
-    starts = x.copy()
+    starts: np.ndarray = x.copy()
     starts[:, 1:] &= ~x[:, :-1]
     return starts
 
@@ -165,6 +175,7 @@ def _column(rules: Rules, cards: Iterable[int]) -> np.ndarray:
     return np.array([c - rules.low_card for c in cards], dtype=np.int64)
 
 
+@renamed_keywords(level="confidence")
 def mc_p_all_in_play(
     cards: Cards,
     seen: Seen = (),
@@ -172,7 +183,7 @@ def mc_p_all_in_play(
     *,
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Estimate:
     """Simulated twin of :func:`p_all_in_play`: share of sampled rounds with all `cards` in play.
 
@@ -180,11 +191,12 @@ def mc_p_all_in_play(
     >>> est.covers(p_all_in_play(28, seen=[27, 29])), round(est.half_width, 3)
     (True, 0.006)
     """
-    sim = _simulation(seen, rules, n, level)
+    sim = _simulation(seen, rules, n, confidence)
     cols = _column(sim.rules, _card_tuple(cards, sim.rules, "cards"))
     return sim.shares(lambda x: _count(np.asarray(x[:, cols].all(axis=1))), seed)[0]
 
 
+@renamed_keywords(level="confidence")
 def mc_removed_count_pmf(
     cards: Cards,
     seen: Seen = (),
@@ -192,28 +204,30 @@ def mc_removed_count_pmf(
     *,
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> list[Estimate]:
     """Simulated twin of :func:`removed_count_pmf`: one estimate per count j = 0 .. m."""
-    sim = _simulation(seen, rules, n, level)
+    sim = _simulation(seen, rules, n, confidence)
     asked = _card_tuple(cards, sim.rules, "cards")
     cols = _column(sim.rules, [c for c in asked if c not in sim.seen])
     return sim.shares(lambda x: _tally((~x[:, cols]).sum(axis=1), len(cols) + 1), seed)
 
 
+@renamed_keywords(level="confidence")
 def mc_p_in_play_each(
     seen: Seen = (),
     rules: Rules | None = None,
     *,
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> dict[int, Estimate]:
     """Simulated twin of :func:`p_in_play_each`: per card, the share of rounds it is in play."""
-    sim = _simulation(seen, rules, n, level)
+    sim = _simulation(seen, rules, n, confidence)
     return dict(zip(sim.rules.cards, sim.shares(_count, seed), strict=True))
 
 
+@renamed_keywords(level="confidence")
 def mc_p_gap_fillable(
     hand: Cards | PlayerView,
     seen: Seen = (),
@@ -222,10 +236,10 @@ def mc_p_gap_fillable(
     taken: Iterable[int] = (),
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> dict[tuple[int, ...], Estimate]:
     """Simulated twin of :func:`p_gap_fillable`: one estimate per gap of the hand."""
-    n, level = _check_n(n), _check_level(level)
+    n, confidence = _check_n(n), check_confidence(confidence)
     rules, seen_set, taken_set, gap_list = _gap_query(hand, seen, rules, taken)
     if not gap_list:
         return {}
@@ -236,38 +250,41 @@ def mc_p_gap_fillable(
         fillable = [x[:, c].all(axis=1) & k for c, k in zip(cols, ok, strict=True)]
         return _count(np.stack(fillable, axis=1))
 
-    sim = _Simulation(rules, seen_set, n, level)
+    sim = _Simulation(rules, seen_set, n, confidence)
     return dict(zip(gap_list, sim.shares(stat, seed), strict=True))
 
 
+@renamed_keywords(level="confidence")
 def mc_run_count_pmf(
     rules: Rules | None = None,
     *,
     seen: Seen = (),
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> list[Estimate]:
     """Simulated twin of :func:`run_count_pmf`: one estimate per run count (same length)."""
-    sim = _simulation(seen, rules, n, level)
+    sim = _simulation(seen, rules, n, confidence)
     size = _max_runs(sim.rules) + 1
     return sim.shares(lambda x: _tally(_run_starts(x).sum(axis=1), size), seed)
 
 
+@renamed_keywords(level="confidence")
 def mc_longest_run_pmf(
     rules: Rules | None = None,
     *,
     seen: Seen = (),
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> list[Estimate]:
     """Simulated twin of :func:`longest_run_pmf`: one estimate per length 0 .. n_in_play."""
-    sim = _simulation(seen, rules, n, level)
+    sim = _simulation(seen, rules, n, confidence)
     size = sim.rules.n_in_play + 1
     return sim.shares(lambda x: _tally(_longest_run(x), size), seed)
 
 
+@renamed_keywords(level="confidence")
 def mc_p_longest_run_at_least(
     k: int,
     rules: Rules | None = None,
@@ -275,39 +292,41 @@ def mc_p_longest_run_at_least(
     seen: Seen = (),
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Estimate:
     """Simulated twin of :func:`p_longest_run_at_least`."""
     if not is_int(k) or k < 0:
         raise ValueError(f"k (a run length) must be a whole number >= 0; got {k!r}")
-    sim = _simulation(seen, rules, n, level)
+    sim = _simulation(seen, rules, n, confidence)
     return sim.shares(lambda x: _count(_longest_run(x) >= int(k)), seed)[0]
 
 
+@renamed_keywords(level="confidence")
 def mc_expected_card_points_all(
     rules: Rules | None = None,
     *,
     seen: Seen = (),
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Estimate:
     """Simulated twin of :func:`expected_card_points_all` (mean with a t interval)."""
-    sim = _simulation(seen, rules, n, level, least=2)
+    sim = _simulation(seen, rules, n, confidence, least=2)
     values = np.array(sim.rules.cards, dtype=np.int64)
     return sim.mean(lambda x: _run_starts(x) @ values, seed)
 
 
+@renamed_keywords(level="confidence")
 def mc_expected_run_count(
     rules: Rules | None = None,
     *,
     seen: Seen = (),
     n: int = 10_000,
     seed: Seed = None,
-    level: float = 0.95,
+    confidence: float = 0.95,
 ) -> Estimate:
     """Simulated twin of :func:`expected_run_count` (mean with a t interval)."""
-    sim = _simulation(seen, rules, n, level, least=2)
+    sim = _simulation(seen, rules, n, confidence, least=2)
     return sim.mean(lambda x: _run_starts(x).sum(axis=1), seed)
 
 
@@ -330,6 +349,7 @@ def convergence(
     exact_fn: Callable[[], float] | float,
     mc_fn: Callable[..., Estimate],
     ns: Iterable[int],
+    *,
     seed: Seed = None,
 ) -> list[ConvergenceRow]:
     """A table of simulations of growing size next to the exact value, for a convergence plot.

@@ -29,7 +29,6 @@ from ..bots.specs import make_policy, parse_bot_spec
 from .ratings import Pairwise, Ratings
 from .result import Comparison, TournamentResult
 from .run import FAST_CHUNK, MAX_SEATINGS, SLOW_CHUNK, WIN_UNIT
-from .run import _cross_products as _cross_products  # used by tests
 from .sweep import SweepResult, sweep
 from .tournament import head_to_head, tournament
 from .tune import TuneResult, tune

@@ -110,7 +110,8 @@ def _bradley_terry(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
         if done:
             break
     r = np.log(pi)
-    return r - r.mean(axis=-1, keepdims=True)
+    centred: np.ndarray = r - r.mean(axis=-1, keepdims=True)
+    return centred
 
 
 def pairwise_record(
@@ -138,7 +139,7 @@ def pairwise_record(
             unit = 2 * m  # per deal: beat / (2 * meets) is a share in [0, 1]
             total = Fraction(int(beat[a][b]), unit)
             total_sq = Fraction(int(beat2[a][b]), unit * unit)
-            iv = share_interval(n=n, total=total, total_sq=total_sq, level=confidence)
+            iv = share_interval(n=n, total=total, total_sq=total_sq, confidence=confidence)
             share[a, b], low[a, b], high[a, b] = iv.value, iv.low, iv.high
             if n >= 2:
                 var = float((n * total_sq - total * total) / (n * (n - 1)))

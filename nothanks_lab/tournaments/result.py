@@ -53,7 +53,7 @@ def _deal_interval(
     """
     total, total_sq = _per_deal(x1, x2, k, unit)
     return (share_interval if share else mean_interval)(
-        n=n, total=total, total_sq=total_sq, level=confidence
+        n=n, total=total, total_sq=total_sq, confidence=confidence
     )
 
 
@@ -245,10 +245,10 @@ class TournamentResult:
             n=self.n_deals,
             total=sa - sb,
             total_sq=sqa + sqb - 2 * cross,
-            level=self.confidence,
+            confidence=self.confidence,
         )
         return Comparison(
-            iv.value, iv.low, iv.high, iv.n, iv.level, metric, self.names[ia], self.names[ib]
+            iv.value, iv.low, iv.high, iv.n, iv.confidence, metric, self.names[ia], self.names[ib]
         )
 
     def interval(self, bot: int | str, metric: str = "win_share") -> Interval:

@@ -20,7 +20,7 @@ from ..parallel import check_picklable, is_local, iter_tasks, open_executor
 from ..play import policy_name
 from ..rules import Rules
 from ..seating import balanced_design, deal_cosets, lineup_blocks
-from ..stats import check_level
+from ..stats import check_confidence
 from ..validate import MAX_GAMES, check_count, check_int, check_players, check_rules, is_int
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
@@ -43,10 +43,6 @@ def _check_seed(seed: object) -> int:
         seq = np.random.SeedSequence() if seed is None else seed
         return int(seq.generate_state(2, np.uint64)[0] >> np.uint64(1))
     return int(seed)
-
-
-def _check_confidence(confidence: object) -> float:
-    return check_level(confidence, "confidence")
 
 
 @dataclass(frozen=True)
@@ -79,7 +75,7 @@ def _check_setting(
         players,
         check_count(n_games, "n_games", MAX_GAMES),
         check_seat(first_player, players, "first_player"),
-        _check_confidence(confidence),
+        check_confidence(confidence),
         _check_seed(seed),
     )
 
@@ -402,10 +398,10 @@ def _sums_of(games: _Games, n_bots: int, decisions: int) -> _Sums:
 def _cross_products(x: np.ndarray) -> list[list[int]]:
     """``x.T @ x`` as exact ints (Python ints when int64 could overflow on a huge chunk)."""
     biggest = int(np.abs(x).max(initial=0))
-    if x.shape[0] * biggest * biggest < 2**62:
-        return (x.T @ x).tolist()
-    x = x.astype(object)
-    return (x.T @ x).tolist()
+    if x.shape[0] * biggest * biggest >= 2**62:
+        x = x.astype(object)
+    products: list[list[int]] = (x.T @ x).tolist()
+    return products
 
 
 def _run_plans(

@@ -29,7 +29,7 @@ import time
 import types
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..engine import Action
 from ..rules import Rules
@@ -275,7 +275,7 @@ class IsolatedPolicy:
             problem = f"its process ended {when} (exit code {code})"
         self._die(problem, "A bot only answers: never exit, and keep each decision quick.")
 
-    def _die(self, problem: str, advice: str) -> None:
+    def _die(self, problem: str, advice: str) -> NoReturn:
         self.failure = BotProcessError(problem, advice, self._at)
         self.close()
         raise self.failure
@@ -349,7 +349,7 @@ class IsolatedPolicy:
                 out.append(Action.TAKE if data == b"T" else Action.PASS)
                 continue
             try:
-                reply = json.loads(data)  # type: ignore[arg-type]
+                reply = json.loads(data)
             except ValueError:
                 reply = None
             if not isinstance(reply, dict):

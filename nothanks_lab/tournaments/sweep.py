@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
 from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import fmt_number
+from ..validate import keyword_only_after
 from .frames import _frame
 from .ratings import fmt_ci
 from .result import TournamentResult
@@ -32,7 +33,7 @@ def _candidate_factory(make_candidate: Any) -> Callable[..., Any]:
 
         return build
     if callable(make_candidate):
-        return make_candidate
+        return cast(Callable[..., Any], make_candidate)
     raise ValueError(
         f"make_candidate must be a registered bot name or a callable(**params) -> policy; "
         f"got {make_candidate!r}"
@@ -152,15 +153,16 @@ class SweepResult:
         return f"SweepResult({len(self.points)} points)"
 
 
+@keyword_only_after(5, "seed", "executor")  # by position: one release more
 def sweep(
     make_candidate: Any,
     grid: Mapping[str, Sequence[Any]],
     opponents: Any,
     n_players: int,
     n_games: int = 1_000,
+    *,
     seed: int | None = None,
     executor: Any = None,
-    *,
     workers: int | None = None,
     rules: Rules | None = None,
     first_player: int = 0,

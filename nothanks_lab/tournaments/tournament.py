@@ -9,7 +9,7 @@ from ..bots.base import seed_field
 from ..bots.specs import make_policy, unique_names
 from ..i18n import _
 from ..rules import Rules
-from ..validate import check_players, check_rules
+from ..validate import check_players, check_rules, keyword_only_after
 from .result import TournamentResult
 from .run import (
     _check_setting,
@@ -187,11 +187,13 @@ def _opponent_field(opponents: Any, n_players: int) -> tuple[list[Any], tuple[in
     return [make_policy(opponents)], (1,) * (n_players - 1)
 
 
+@keyword_only_after(4, "seed")  # by position: one release more, with a warning
 def head_to_head(
     candidate: Any,
     opponent: Any,
     n_players: int,
     n_games: int = 1_000,
+    *,
     seed: int | None = None,
     **options: Any,
 ) -> TournamentResult:

@@ -22,6 +22,7 @@ from ..validate import (
     check_players,
     check_rules,
     is_int,
+    keyword_only_after,
 )
 from .frames import _frame
 from .result import TournamentResult
@@ -109,14 +110,15 @@ class TuneResult:
         return f"TuneResult(best_params={self.best_params!r}, method={self.method!r})"
 
 
+@keyword_only_after(5, "seed")  # by position: one release more, with a warning
 def tune(
     make_candidate: Any,
     bounds: Mapping[str, tuple[float, float]],
     opponents: Any,
     n_players: int,
     n_games: int = 1_000,
-    seed: int | None = None,
     *,
+    seed: int | None = None,
     method: str | None = None,
     max_evals: int = 30,
     metric: str = "win_share",
@@ -208,7 +210,7 @@ def tune(
         if key not in cache:
             if len(cache) >= max_evals:
                 raise _BudgetSpent
-            r = head_to_head(build(**params), opponents, n_players, n_games, seed, **options)
+            r = head_to_head(build(**params), opponents, n_players, n_games, seed=seed, **options)
             cache[key] = r
             wci, sci = r.win_share_ci[0], r.score_ci[0]
             history.append(
@@ -249,7 +251,7 @@ def tune(
         if validate:
             fresh = int(np.random.SeedSequence([seed, 1]).generate_state(1, np.uint64)[0] >> 1)
             validation = head_to_head(
-                build(**best_params), opponents, n_players, n_games, fresh, **options
+                build(**best_params), opponents, n_players, n_games, seed=fresh, **options
             )
     return TuneResult(best_params, cache[best_key], validation, tuple(history), method, metric)
 

@@ -16,35 +16,29 @@ Bots move one at a time after a short delay scheduled on the kernel's asyncio lo
 ``threading.Timer`` outside a kernel); ``bot_delay=0`` moves them at once and
 ``bot_delay=None`` waits for explicit `PlayTable.advance` calls, so tests never sleep.
 
-One module per concept, every name re-exported here: `common` (error line, seeds, plotly.js
+One module per concept, every public name re-exported here: `common` (error line, seeds, plotly.js
 loader, figure area, bot pickers), `replay` (`ReplayPanel`), `play_table` (`PlayTable`, hints)
 with its parts `setup` (the setup panel) and `round_files` (review, replay, save and load),
 `explorers` (`ProbabilityExplorer`, `ChipValueExplorer`), `bot_lab` (`BotLab`) and `advisor`
 (the `Advisor` widget; its model is `nothanks_lab.advisor`). Every submodule logs to the
-``nothanks_lab.widgets`` logger. Names outside ``__all__`` are re-exported as ``X as X`` so
-that every import from the former single module still works.
+``nothanks_lab.widgets`` logger. Public names outside ``__all__`` are re-exported as
+``X as X``; a private helper is imported from the module that defines it, never from here.
 """
 
 from __future__ import annotations
 
 from ..render import final_scores_html, hints_html, neighbour_cards, seats_html
+from ..render.figures import gap_chances_figure as gap_chances_figure
 from .advisor import Advisor
 from .bot_lab import DECISIONS_PER_ROUND as DECISIONS_PER_ROUND
 from .bot_lab import LONG_RUN_S as LONG_RUN_S
 from .bot_lab import BotLab
 from .bot_lab import Cancelled as Cancelled
-from .bot_lab import _duration as _duration
-from .bot_lab import _ProgressExecutor as _ProgressExecutor
 from .bot_lab import seconds_per_decision as seconds_per_decision
-from .common import _WRAP as _WRAP
 from .common import MAX_BOT_DELAY_S as MAX_BOT_DELAY_S
 from .common import STUDENT_PARAMS as STUDENT_PARAMS
 from .common import BotPicker, ErrorLine, FigureArea
 from .common import F as F
-from .common import _figure_ids as _figure_ids
-from .common import _fresh_seed as _fresh_seed
-from .common import _html_output as _html_output
-from .common import _table_seed as _table_seed
 from .common import bot_label as bot_label
 from .common import default_bot_name as default_bot_name
 from .common import log as log
@@ -53,9 +47,6 @@ from .common import plain_message as plain_message
 from .common import plotly_loader as plotly_loader
 from .explorers import MAX_EXPLORER_POT as MAX_EXPLORER_POT
 from .explorers import ChipValueExplorer, ProbabilityExplorer
-from .explorers import _distinct_cards as _distinct_cards
-from .explorers import _readable_cards as _readable_cards
-from .explorers import gap_chances_figure as gap_chances_figure
 from .play_table import PlayTable, evaluation_html
 from .replay import ReplayPanel
 
