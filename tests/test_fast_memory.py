@@ -9,6 +9,7 @@ its old contents never showing; the spare is used only for a size it fits.
 from __future__ import annotations
 
 import gc
+import os
 
 import numpy as np
 import pytest
@@ -97,3 +98,18 @@ def test_the_spare_serves_only_a_size_it_fits() -> None:
     del fits, too_small
     memory.release_spare()
     assert memory._spare == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_process_writes_into_copies_of_the_blocks() -> None:
+    """A worker forked from this process (a pool's) must not share this process's blocks:
+    two workers taking the same inherited spare would write into each other's games."""
+    block = memory.result_block(memory.MIN_POOLED)
+    block[...] = 1
+    pid = os.fork()
+    if pid == 0:  # the child: writes its copy, then leaves at once
+        block[...] = 2
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (block == 1).all()

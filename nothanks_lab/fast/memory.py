@@ -29,6 +29,12 @@ __all__ = ["MIN_POOLED", "release_spare", "result_block"]
 #: Blocks smaller than this come from numpy's allocator as usual (malloc recycles them itself).
 MIN_POOLED = 4 * 2**20
 
+# Private memory: Python's anonymous maps are shared by default, so a process forked from this
+# one (a worker pool) would write into the very pages of this process's blocks and spare.
+_PRIVATE = (
+    {"flags": mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS} if hasattr(mmap, "MAP_ANONYMOUS") else {}
+)
+
 # The spare: at most one (memory map, its pinned first byte) pair. List append and pop are
 # atomic under the GIL, and a block comes back from a finalizer that may run on any thread
 # (or inside this module, when a refcount drops), so no lock that could be held then is used.
@@ -80,7 +86,7 @@ def result_block(nbytes: int) -> np.ndarray:
             _spare.append(got)  # another size: left for a later result
             del _spare[:-1]
     if entry is None:
-        mem = mmap.mmap(-1, nbytes)
+        mem = mmap.mmap(-1, nbytes, **_PRIVATE)
         if hasattr(mmap, "MADV_HUGEPAGE"):  # fewer page faults (Linux)
             mem.madvise(mmap.MADV_HUGEPAGE)
         entry = (mem, ctypes.c_char.from_buffer(mem))  # pins the map while it is lent
