@@ -15,7 +15,9 @@ Prints, for 5 players with ``MarginalCostBot(10)`` in every seat:
   results checked identical to one call);
 - peak memory of a fresh process for one million games in one result, and for ten million
   games streamed in chunks through `simulate_chunks` (must stay under 1 GiB): peak RSS with
-  the mark reset after loading (Linux), and tracemalloc's peak of numpy allocations.
+  the mark reset after loading (Linux), and tracemalloc's peak of numpy allocations (a kept
+  result's block is a memory map of ``nothanks_lab.fast.memory``, which tracemalloc does not
+  see: read the peak RSS for it).
 
 Speeds are medians of several repeats; the machines are shared and noisy, so read the ratios.
 
@@ -259,9 +261,10 @@ def main() -> None:
     for games, mode, what in ((n, "whole", "in one SimResult"), (big, "chunks", "in chunks")):
         base, peak, traced = peak_memory_mib(games, mode)
         verdict = "" if mode == "whole" else ("  OK (< 1 GiB)" if peak < 1024 else "  OVER 1 GiB")
+        untraced = " + the result's memory map" if mode == "whole" else ""
         print(
             f"{games:,} games {what}: peak RSS {peak:,.0f} MiB (loaded: {base:,.0f} MiB; "
-            f"numpy/Python allocations peak {traced:,.0f} MiB){verdict}"
+            f"numpy/Python allocations peak {traced:,.0f} MiB{untraced}){verdict}"
         )
 
 
