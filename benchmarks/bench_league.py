@@ -7,12 +7,15 @@ process) and ``isolate=True`` (each file in a process of its own, the decisions 
 concurrent games sent to it in one message). Prints the games per second of each (the
 tournament only: loading and screening are timed apart) and their ratio; a ratio of 1 or more
 means isolation does not slow a class's league down. The machines are shared and noisy: read
-the ratio, not the absolute numbers.
+the ratio, not the absolute numbers, and the machine's load printed beside it (the 1-minute
+load average before each run: with more runnable processes than cores, the bot processes and
+this one no longer overlap and the ratio drops).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -47,7 +50,9 @@ def main() -> None:
         folder = Path(tmp)
         write_class(folder, args.students)
         rates = {}
+        loads = []
         for isolate in (False, True):
+            loads.append(os.getloadavg()[0])
             start = time.perf_counter()
             result = run_league(
                 folder, n_games=args.games, seed=args.seed, progress=False, isolate=isolate
@@ -60,7 +65,11 @@ def main() -> None:
                 f"{label}: {games} games in {result.seconds:.2f} s = {rates[isolate]:,.0f} "
                 f"games/s (load and screening {total - result.seconds:.1f} s)"
             )
-    print(f"ratio isolated / in-process: {rates[True] / rates[False]:.2f}")
+    print(
+        f"ratio isolated / in-process: {rates[True] / rates[False]:.2f} (load average "
+        f"{loads[0]:.2f} before the in-process run, {loads[1]:.2f} before the isolated one, "
+        f"{os.getloadavg()[0]:.2f} after, on {os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":

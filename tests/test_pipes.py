@@ -62,3 +62,63 @@ def test_a_long_header_message_is_read() -> None:
     assert inbox.poll(1.0) and inbox.recv() == b"ok"
     os.close(w)
     inbox.close()
+
+
+def _views_of_a_game(deck: object, moves: int) -> list[object]:
+    """The views of every seat after `moves` moves (take when a pass is refused, else pass
+    then take, alternating), and the finished round's."""
+    from nothanks_lab import Action, Game
+
+    game = Game(4, deck=deck, first_player=2)
+    views = []
+    for k in range(moves):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        game.step(Action.PASS if Action.PASS in legal and k % 3 else Action.TAKE)
+        views.append(game.view(k % 4))
+    while not game.is_over:
+        game.step(Action.TAKE)
+    return [*views, game.view(1)]
+
+
+def test_a_batch_of_views_travels_as_its_public_facts_only() -> None:
+    from array import array
+
+    from nothanks_lab.deals import deal_decks
+    from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments.pipes import decode_views, encode_views
+
+    rules = Rules()
+    views: list = _views_of_a_game(deal_decks(rules, 3, 0, 1)[0], 60)
+    data = encode_views(views)
+    ints = array("q")
+    ints.frombytes(data)
+    facts = [len(views)]
+    for v in views:
+        active = -1 if v.active_card is None else v.active_card
+        current = -1 if v.current_player is None else v.current_player
+        facts += [v.seat, v.n_players, active, v.pot, v.cards_left, current]
+        facts += [*v.chips, *(sum(1 << c for c in hand) for hand in v.hands)]
+    assert ints.tolist() == facts  # every int is a named public fact: nothing else fits in
+    back = decode_views(data, rules, {})
+    assert back == views
+    assert [b.hand_masks for b in back] == [v.hand_masks for v in views]
+    assert back[-1].is_over and back[0].my_hand == views[0].my_hand
+
+
+def test_the_bytes_sent_do_not_depend_on_the_cards_still_face_down() -> None:
+    from nothanks_lab.deals import deal_decks
+    from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments.pipes import encode_views
+
+    deck = deal_decks(Rules(), 5, 0, 1)[0]
+    other = deck.copy()
+    other[12:] = other[12:][::-1]  # the same first 12 cards, the rest in another order
+    assert (other != deck).any()
+    seen = [encode_views(_views_of_a_game(d, 16)[:-1]) for d in (deck, other)]
+    assert seen[0] == seen[1]
+    with pytest.raises(ValueError, match="ints more"):
+        from nothanks_lab.tournaments.pipes import decode_views
+
+        decode_views(seen[0] + bytes(8), Rules(), {})

@@ -17,6 +17,7 @@ of a batched bot is raised as `~nothanks_lab.play.PolicyError` naming the positi
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -49,48 +50,99 @@ def play_lockstep(
     """Play each (policies per seat, deck) to its end; card points, chips, moves of each.
 
     The in-process bots are asked through `nothanks_lab.play.ask`; the batched bots once per
-    round of the lockstep with the views of every game waiting for them.
+    round of the lockstep with the views of every game waiting for them. With bots that answer
+    later (``submit``/``collect``: processes of their own) the games are dealt into two halves
+    that take turns: while the processes think on one half's views, this process plays the
+    in-process bots of the other half, so the two overlap on two cores. Each process still gets
+    its batches in a fixed order (half A, half B, half A...), so a rerun asks it the same.
     """
     tables = [
         Game(len(seated), rules=rules, deck=deck, first_player=first_player)
         for seated, deck in games
     ]
     seated_of = [list(seated) for seated, _ in games]
-    waiting = list(range(len(tables)))
-    while waiting:
-        asks: dict[int, tuple[Any, list[int]]] = {}  # id(batch key) -> (a copy of it, games)
-        for g in waiting:
-            game, seated = tables[g], seated_of[g]
-            while not game.is_over:
-                policy = seated[game.current_player]
-                key = _batch_key(policy)
-                if key is not None:
-                    asks.setdefault(id(key), (policy, []))[1].append(g)
-                    break
-                game.step(ask(policy, game.view(game.current_player), game.legal_actions()))
-        # Every process gets its views before any is waited for, so they all think at once.
-        pending: list[tuple[Any, list[int], list[Any], list[list[object]]]] = []
-        try:
-            for policy, gs in asks.values():
-                views = [tables[g].view(tables[g].current_player) for g in gs]
-                lineup = [seated_of[g] for g in gs]
-                if _pipelined(policy):
-                    _ask_many(policy, views, lineup, submit=True)
-                pending.append((policy, gs, views, lineup))
-            while pending:
-                policy, gs, views, lineup = pending[0]
-                moves = _ask_many(policy, views, lineup)
-                pending.pop(0)
-                _play_moves(tables, seated_of, policy, gs, views, moves)
-        finally:
-            for policy, *_ in pending:  # after a failure, what the others were sent is dropped
-                if _pipelined(policy):
-                    try:
-                        policy.collect()
-                    except Exception:
-                        pass
-        waiting = [g for g in waiting if not tables[g].is_over]
+    later = any(_pipelined(p) for s in seated_of for p in s if _batch_key(p) is not None)
+    n = 2 if later and len(tables) > 1 else 1
+    halves = [list(range(h, len(tables), n)) for h in range(n)]
+    out: list[list[_Batch]] = [[] for _ in halves]  # per half: batches sent, not answered
+    try:
+        _send(tables, seated_of, _advance(tables, seated_of, halves[0]), out[0])
+        ready: list[dict[int, tuple[Any, list[int]]]] = [{} for _ in halves]
+        if n == 2:
+            ready[1] = _advance(tables, seated_of, halves[1])
+        h = 0
+        while out[h] or ready[(h + 1) % n]:
+            o = (h + 1) % n
+            busy = {b.key for b in out[h]}
+            # A process with nothing out gets the other half's views for it at once; a busy one
+            # right after it answered (one batch out per process: answers come back in order).
+            _send(tables, seated_of, {k: a for k, a in ready[o].items() if k not in busy}, out[o])
+            answered = []
+            for batch in out[h]:
+                batch.open = False
+                answered.append((batch, _ask_many(batch.policy, batch.views, batch.lineup)))
+                if batch.key in ready[o]:
+                    _send(tables, seated_of, {batch.key: ready[o][batch.key]}, out[o])
+            out[h], ready[o] = [], {}
+            for batch, moves in answered:
+                _play_moves(tables, seated_of, batch.policy, batch.gs, batch.views, moves)
+            ready[h] = _advance(tables, seated_of, sorted(g for b, _ in answered for g in b.gs))
+            if n == 1:
+                _send(tables, seated_of, ready[0], out[0])
+                ready[0] = {}
+            h = o
+    finally:
+        for batch in (b for half in out for b in half if b.open and _pipelined(b.policy)):
+            try:  # after a failure, what the others were sent is dropped
+                batch.policy.collect()
+            except Exception:
+                pass
     return [(t.card_points(), t.chips, len(t.history)) for t in tables]
+
+
+@dataclasses.dataclass
+class _Batch:
+    """The views of games `gs` sent to one batched bot (`key`: id of what answers)."""
+
+    key: int
+    policy: Any  # the copy of the bot that was asked
+    gs: list[int]
+    views: list[Any]
+    lineup: list[list[object]]  # the seated bots of each game
+    open: bool = True  # sent, not yet answered
+
+
+def _advance(
+    tables: list[Game], seated_of: list[list[object]], gs: list[int]
+) -> dict[int, tuple[Any, list[int]]]:
+    """Play games `gs` on until a batched bot is to move; id(batch key) -> (a copy, games)."""
+    asks: dict[int, tuple[Any, list[int]]] = {}
+    for g in gs:
+        game, seated = tables[g], seated_of[g]
+        while not game.is_over:
+            policy = seated[game.current_player]
+            key = _batch_key(policy)
+            if key is not None:
+                asks.setdefault(id(key), (policy, []))[1].append(g)
+                break
+            game.step(ask(policy, game.view(game.current_player), game.legal_actions()))
+    return asks
+
+
+def _send(
+    tables: list[Game],
+    seated_of: list[list[object]],
+    asks: dict[int, tuple[Any, list[int]]],
+    out: list[_Batch],
+) -> None:
+    """Each batched bot's views of `asks` into `out`, handed to its process now if it answers
+    later (`out` holds every batch sent, for a failure to drop)."""
+    for key, (policy, gs) in asks.items():
+        views = [tables[g].view(tables[g].current_player) for g in gs]
+        lineup = [seated_of[g] for g in gs]
+        if _pipelined(policy):
+            _ask_many(policy, views, lineup, submit=True)
+        out.append(_Batch(key, policy, gs, views, lineup))
 
 
 def _pipelined(policy: object) -> bool:

@@ -5,9 +5,9 @@ nothanks_lab.tournaments.sandbox``, not a fork: the child never holds a copy of 
 decks or other bots), which sets its own resource limits (``RLIMIT_CPU`` CPU seconds,
 ``RLIMIT_AS`` memory), closes every inherited file descriptor but its two pipes, sends its
 output to ``/dev/null`` and only then runs the student's file. The parent sends each decision as
-a serialized `~nothanks_lab.view.PlayerView` (plain ints and lists, JSON, never pickle, so a
-child cannot make the parent run code) and reads a move back, with a wall-clock deadline per
-load and per decision; on a miss it kills the child's process group (``SIGKILL``). Any
+a `~nothanks_lab.view.PlayerView`'s public facts packed as ints (`.pipes.encode_views`, never
+pickle, so a child cannot make the parent run code) and reads a move back, with a wall-clock
+deadline per load and per decision; on a miss it kills the child's process group (``SIGKILL``). Any
 exception of the bot (every `BaseException`: ``KeyboardInterrupt``, ``SystemExit``,
 ``GeneratorExit``, ``MemoryError``...) and its own signal handlers stay in the child, which
 reports them as a message; a child that dies is detected (end of file on its pipe) and named.
@@ -37,7 +37,7 @@ from ..validate import check_int, check_number
 from ..view import PlayerView
 from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
 from .frames import _tuples
-from .pipes import FrameReader
+from .pipes import FrameReader, decode_views, encode_views
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -72,21 +72,6 @@ class BotProcessError(Exception):
 
     def __str__(self) -> str:
         return self.problem
-
-
-def _view_facts(view: PlayerView) -> list[Any]:
-    """A view's public facts as plain JSON values (the rules travel once, at start)."""
-    return [
-        view.seat,
-        view.n_players,
-        view.active_card,
-        view.pot,
-        view.my_chips,
-        list(view.chips),
-        [list(h) for h in view.hands],
-        view.cards_left,
-        view.current_player,
-    ]
 
 
 def _rules_facts(rules: Rules) -> dict[str, Any]:
@@ -310,7 +295,7 @@ class IsolatedPolicy:
         if self._pending:
             raise RuntimeError("collect the moves of the views submitted before")
         try:
-            self._send.send_bytes(json.dumps({"views": [_view_facts(v) for v in views]}).encode())
+            self._send.send_bytes(encode_views(views))
         except OSError:
             self._at = 0
             self._died("act")
@@ -553,30 +538,14 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         return
     decide = bot
     send({"ready": True, "name": own_name})
+    hands_of: dict[int, tuple[int, ...]] = {}
     while True:
         try:
-            message = json.loads(inbox.recv_bytes())
+            message = inbox.recv_bytes()
         except (EOFError, OSError):
             return
         try:
-            for facts in message["views"]:
-                seat, n, active, pot, mine, chips, hands, left, current = facts
-                # The parent sends only views of its games or of screening's made-up positions,
-                # all checked there; nothing in this process is protected by re-checking them.
-                view = PlayerView._of_engine(
-                    {
-                        "seat": seat,
-                        "n_players": n,
-                        "active_card": active,
-                        "pot": pot,
-                        "my_chips": mine,
-                        "chips": tuple(chips),
-                        "hands": tuple(tuple(h) for h in hands),
-                        "cards_left": left,
-                        "rules": rules,
-                        "current_player": current,
-                    }
-                )
+            for view in decode_views(message, rules, hands_of):
                 answer = decide(view)
                 if answer is Action.TAKE or answer is Action.PASS:
                     outbox.send_bytes(b"T" if answer is Action.TAKE else b"P")
