@@ -716,8 +716,8 @@ CLI_CASES = [
     ([*T, "marginal:threshold=abc", "random", "random"], ["abc"]),
     ([*T, "nope", "random", "random"], ["nope"]),
     ([*T[:-1], "--seed", "-1", "--bots", "marginal", "random", "random"], ["seed"]),
-    ([*T[:-1], "--chunk-size", "0", "--bots", "marginal", "random", "random"], ["chunk_size"]),
-    ([*T[:-1], "--first-player", "9", "--bots", "marginal", "random", "random"], ["first_player"]),
+    ([*T[:-1], "--chunk-size", "0", "--bots", "marginal", "random", "random"], ["--chunk-size must"]),
+    ([*T[:-1], "--first-player", "9", "--bots", "marginal", "random", "random"], ["--first-player must"]),
     (
         ["tournament", "--players", "2", "--games", "4", "--no-progress", "--bots", "marginal"],
         ["players"],
@@ -1130,4 +1130,4 @@ def test_isolation_applies_to_file_bots_only(tmp_path: Any, capsys: Any) -> None
         main([*argv, "-w", "2", "-b", f"{tmp_path / 'mine.py'}:Mine", "heuristic", "linear"]) == 2
     )
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and "workers must be 1" in err and "file.py" in err, err
+    assert err.startswith("error: ") and "--workers/-w must be 1" in err and "file.py" in err, err
