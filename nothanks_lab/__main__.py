@@ -13,15 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
 from .i18n import N_, _, language
 
-__all__ = ["main"]
+__all__ = ["cli_flags", "cli_words", "main"]
 
 #: Seconds to wait for a Dask scheduler given with --scheduler before giving up.
 SCHEDULER_TIMEOUT_S = 5
@@ -328,37 +329,24 @@ def _lessons(args: argparse.Namespace) -> str:
         return str(report)
 
 
-def _parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
+def _parse_pairs(items: Sequence[str], flag: str, form: str) -> dict[str, Any]:
+    """``--grid PARAM=V1,V2,...`` as {PARAM: [values]}, ``--bounds PARAM=LOW:HIGH`` as
+    {PARAM: (low, high)}; each parameter once."""
     from .bots.specs import parse_value
 
-    grid: dict[str, list[Any]] = {}
+    pairs: dict[str, Any] = {}
     for item in items:
-        name, eq, values = item.partition("=")
-        if not eq or not name.strip() or not values.strip():
-            raise ValueError(f"--grid {item!r}: write PARAM=V1,V2,...")
-        if name.strip() in grid:
-            raise ValueError(f"--grid gives {name.strip()!r} twice; give each parameter once")
-        grid[name.strip()] = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
-    return grid
-
-
-def _parse_bounds(items: Sequence[str]) -> dict[str, tuple[Any, Any]]:
-    from .bots.specs import parse_value
-
-    bounds: dict[str, tuple[Any, Any]] = {}
-    for item in items:
-        name, eq, rng = item.partition("=")
-        low, colon, high = rng.partition(":")
-        if not eq or not colon or not name.strip():
-            raise ValueError(f"--bounds {item!r}: write PARAM=LOW:HIGH")
-        if name.strip() in bounds:
-            raise ValueError(f"--bounds gives {name.strip()!r} twice; give each parameter once")
-        bounds[name.strip()] = (parse_value(low.strip()), parse_value(high.strip()))
-    return bounds
-
-
-def _opponents(specs: Sequence[str]) -> Any:
-    return specs[0] if len(specs) == 1 else list(specs)
+        name, eq, rest = (part.strip() for part in item.partition("="))
+        low, colon, high = rest.partition(":")
+        if not eq or not name or not rest or (flag == "--bounds" and not colon):
+            raise ValueError(f"{flag} {item!r}: write PARAM{form}")
+        if name in pairs:
+            raise ValueError(f"{flag} gives {name!r} twice; give each parameter once")
+        if flag == "--bounds":
+            pairs[name] = (parse_value(low.strip()), parse_value(high.strip()))
+        else:
+            pairs[name] = [parse_value(v.strip()) for v in rest.split(",") if v.strip()]
+    return pairs
 
 
 @contextmanager
@@ -427,31 +415,85 @@ def _review(args: argparse.Namespace) -> str:
         name=record.names[seat] if (0 <= seat < len(record.names)) else None,
     )
     if args.format == "json":
-        return json.dumps(
-            {
-                "seat": result.seat,
-                "name": result.name,
-                "policy": result.policy,
-                "rollouts": result.n,
-                "thresholds": vars(result.thresholds),
-                "final_score": result.final_score,
-                "total_cost": result.total_cost.value,
-                "total_cost_low": result.total_cost.low,
-                "total_cost_high": result.total_cost.high,
-                "accuracy": result.accuracy,
-                "counts": result.counts,
-                "moves": result.to_records(),
-            },
-            indent=2,
-        )
+        keys = ("seat", "name", "policy", "final_score", "accuracy", "counts")
+        cost = result.total_cost
+        doc = {k: getattr(result, k) for k in keys} | {"rollouts": result.n}
+        doc |= {"thresholds": vars(result.thresholds), "total_cost": cost.value}
+        doc |= {"total_cost_low": cost.low, "total_cost_high": cost.high}
+        return json.dumps(doc | {"moves": result.to_records()}, indent=2)
     if args.format == "markdown":
         return "\n\n".join([result.header(), result.table("markdown"), result.summary()])
     return str(result)
 
 
+#: Python argument names whose flag has another dest; every other flag's dest is its name.
+_PYTHON_NAMES = {"n_games": "games", "n_players": "players", "n": "rollouts", "lessons": "lesson"}
+_PYTHON_NAMES |= {"executor": "scheduler", "cull_interval": "cull_idle_timeout"}
+_PYTHON_NAMES |= {"handouts": "handout"}
+
+
+def cli_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """Python argument name -> the subcommand's flag as argparse names it, read from its actions."""
+    flags: dict[str, str] = {}
+    for command in (args.command, getattr(args, "lessons_command", None)):
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if sub is None or command not in sub.choices:
+            break
+        parser = sub.choices[command]
+        flags = {
+            a.dest: "/".join(a.option_strings)
+            for a in parser._actions
+            if a.option_strings and a.dest != "help"
+        }
+    return flags | {py: flags[dest] for py, dest in _PYTHON_NAMES.items() if dest in flags}
+
+
+def cli_words(message: str, flags: Mapping[str, str]) -> str:
+    """`message` with the Python argument names it states a rule for said as flags: ``n_games
+    must`` as ``--games/-n must``, ``bounds['x']`` as ``--bounds x``; a bot's own parameter
+    (``RandomBot: seed must``) keeps its name."""
+    from .validate import SEED_RULE
+
+    def said(m: re.Match[str]) -> str:
+        return flags[m[1]] + (f" {m[3]}" if m[3] is not None else "")
+
+    for name in sorted(flags, key=len, reverse=True):
+        message = re.sub(
+            rf"(?<![\w.:'\-])(?<!: )({re.escape(name)})(?:\[('?)([^\]']*)\2\]|"
+            rf"(?=:| must\b| \(\d| ['\[]))",
+            said,
+            message,
+        )
+    return message.replace(SEED_RULE, "a whole number >= 0")
+
+
 def run(argv: Sequence[str] | None = None) -> str:
-    """Run the command line on `argv` and return what it prints (`ValueError` on bad input)."""
-    args = _parser().parse_args(argv)
+    """Run the command line on `argv` and return what it prints (`ValueError` naming flags)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    flags = cli_flags(parser, args)
+    try:
+        return _run(args, flags)
+    except ValueError as e:
+        raise ValueError(cli_words(str(e), flags)) from None
+
+
+def _check_specs(args: argparse.Namespace, flags: Mapping[str, str]) -> None:
+    """Build the registered bots of --bots, --candidate, --opponent: a bad one names its flag."""
+    from .bots.specs import make_policy
+
+    for dest in ("bots", "candidate", "opponent"):
+        given = getattr(args, dest, None)
+        for spec in [given] if isinstance(given, str) else given or []:
+            where = spec.partition(":")[0]
+            if not (where.endswith(".py") or "/" in where or "." in where):  # no file bot here
+                try:
+                    make_policy(spec)
+                except ValueError as e:
+                    raise ValueError(f"{flags[dest]} {spec!r}: {e}") from None
+
+
+def _run(args: argparse.Namespace, flags: Mapping[str, str]) -> str:
     if args.command == "serve-class":
         from .serve import check_settings, serve_class
 
@@ -473,6 +515,23 @@ def run(argv: Sequence[str] | None = None) -> str:
     from .render.tables import records_table
     from .tournaments import head_to_head, sweep, tournament, tune
 
+    _check_specs(args, flags)
+    if args.command == "tournament" and args.players is not None:
+        from .validate import check_players, check_rules
+
+        if len(args.bots) < check_players(args.players, check_rules(None)):
+            raise ValueError(
+                _(
+                    "--bots names {n} bots for --players {p}: name at least {p} (a bot may be "
+                    "named twice), or use the head-to-head command"
+                ).format(n=len(args.bots), p=args.players)
+            )
+
+    # Everything is parsed and checked before a Dask scheduler is reached or a game played.
+    opponents = getattr(args, "opponent", None) or [""]  # one opponent or a list of P-1
+    setting, ops = (args.players, args.games), opponents[0] if len(opponents) == 1 else opponents
+    grid = _parse_pairs(args.grid, "--grid", "=V1,V2,...") if args.command == "sweep" else {}
+    bounds = _parse_pairs(args.bounds, "--bounds", "=LOW:HIGH") if args.command == "tune" else {}
     with _dask_client(args.scheduler) as client:
         options: dict[str, Any] = {
             "chunk_size": args.chunk_size,
@@ -484,45 +543,15 @@ def run(argv: Sequence[str] | None = None) -> str:
         result: Any
         if args.command == "tournament":
             result = tournament(
-                args.bots,
-                args.players,
-                args.games,
-                seed=args.seed,
-                isolate=args.isolate,
-                **options,
+                args.bots, *setting, seed=args.seed, isolate=args.isolate, **options
             )
         elif args.command == "head-to-head":
-            result = head_to_head(
-                args.candidate,
-                _opponents(args.opponent),
-                args.players,
-                args.games,
-                seed=args.seed,
-                **options,
-            )
+            result = head_to_head(args.candidate, ops, *setting, seed=args.seed, **options)
         elif args.command == "sweep":
-            result = sweep(
-                args.candidate,
-                _parse_grid(args.grid),
-                _opponents(args.opponent),
-                args.players,
-                args.games,
-                seed=args.seed,
-                **options,
-            )
+            result = sweep(args.candidate, grid, ops, *setting, seed=args.seed, **options)
         else:
-            result = tune(
-                args.candidate,
-                _parse_bounds(args.bounds),
-                _opponents(args.opponent),
-                args.players,
-                args.games,
-                seed=args.seed,
-                method=args.method,
-                max_evals=args.max_evals,
-                metric=args.metric,
-                **options,
-            )
+            options |= {"method": args.method, "max_evals": args.max_evals, "metric": args.metric}
+            result = tune(args.candidate, bounds, ops, *setting, seed=args.seed, **options)
     if args.format == "text":
         return str(result)
     if args.format == "json" and hasattr(result, "to_document"):

@@ -24,7 +24,15 @@ from collections.abc import Iterable
 import numpy as np
 
 from .rules import Rules
-from .validate import SeedLike, check_int, check_rules, check_sequence, is_int
+from .validate import (
+    MAX_GAME_OFFSET,
+    MAX_GAMES,
+    SeedLike,
+    check_count,
+    check_rules,
+    check_sequence,
+    is_int,
+)
 
 __all__ = ["deal_decks", "deal_into", "deal_one", "deal_range", "mix64", "stream_key"]
 
@@ -122,10 +130,13 @@ def deal_decks(
     """Decks of games ``start .. start+count-1`` of the stream `seed`: int64[count, n_in_play].
 
     Game ``i``'s deck depends only on (`seed`, ``i``), so any split of a run into ranges gives
-    the same decks as one call over the whole run.
+    the same decks as one call over the whole run. `count` is at most `MAX_GAMES` (the
+    ceiling of every games argument) and `start` at most `MAX_GAME_OFFSET`, checked before
+    anything is allocated.
     """
     rules = check_rules(rules)
-    start, count = check_int(start, "start", low=0), check_int(count, "count", low=0)
+    start = check_count(start, "start", MAX_GAME_OFFSET, low=0)
+    count = check_count(count, "count", MAX_GAMES, low=0)
     key = stream_key(seed)
     out = np.empty((int(count), rules.n_in_play), dtype=np.int64)
     from .jit import jit_pure  # numba loads only when deals are made
@@ -144,7 +155,7 @@ def deal_one(rules: Rules | None, seed: SeedLike | np.ndarray, game: int = 0) ->
     loading numba. ``None`` is refused as in `stream_key`.
     """
     rules = check_rules(rules)
-    game = check_int(game, "game", low=0)
+    game = check_count(game, "game", MAX_GAME_OFFSET, low=0)
     key = stream_key(seed)
     out = np.empty(rules.n_in_play, dtype=np.int64)
     box = np.empty(rules.n_cards, dtype=np.int64)
@@ -162,10 +173,23 @@ def deal_one(rules: Rules | None, seed: SeedLike | np.ndarray, game: int = 0) ->
 
 
 def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
-    """Return `deck` as an int array, or raise `ValueError` saying what is wrong with it."""
+    """Return `deck` as an int array, or raise `ValueError` saying what is wrong with it.
+
+    Cards are whole numbers (Python ints or numpy integers, of any integer dtype): a float
+    such as ``3.0`` or a bool is refused, as everywhere a whole number is asked for.
+    """
     items = check_sequence(
-        deck, "the deck", f"a sequence of {rules.n_in_play} cards in turning order"
+        deck,
+        "the deck",
+        f"a sequence of {rules.n_in_play} cards in turning order",
+        max_items=rules.n_cards,  # an endless iterator is refused, not read for ever
     )
+    for c in items:
+        if not is_int(c):
+            raise ValueError(
+                f"the deck must hold whole-number cards (int or numpy integer, "
+                f"{rules.low_card}..{rules.high_card} in these rules); got {c!r}"
+            )
     cards = rules.check_cards(items, what="the deck")
     if len(cards) != rules.n_in_play:
         raise ValueError(

@@ -40,9 +40,14 @@ from functools import cache
 
 import numpy as np
 
-from .validate import check_int
+from .validate import MAX_GAME_OFFSET, MAX_GAMES, check_count
 
-__all__ = ["Design", "balanced_design", "deal_cosets", "lineup_blocks"]
+__all__ = ["MAX_DESIGN_PLAYERS", "Design", "balanced_design", "deal_cosets", "lineup_blocks"]
+
+#: Most seats a balanced design is built for: the standard game's 7. Eight seats already
+#: need a block of 8! = 40,320 seatings (above the tournaments' MAX_SEATINGS per deal), and
+#: building the cosets of 11 or 12 seats would walk 11! or 12! orders.
+MAX_DESIGN_PLAYERS = 7
 
 Perm = tuple[int, ...]
 
@@ -130,7 +135,7 @@ class Design:
 def balanced_design(n_players: int) -> Design:
     """The seating design for `n_players` seats (cached: it depends on P alone)."""
     # Checked before the cache, whose keys would let True stand for a cached 1.
-    return _design(check_int(n_players, "n_players", low=1))
+    return _design(check_count(n_players, "n_players", MAX_DESIGN_PLAYERS))
 
 
 @cache
@@ -178,6 +183,10 @@ def deal_cosets(key: np.ndarray, lineup: int, start: int, count: int, n_cosets: 
     """
     from .deals import mix64
 
+    lineup = check_count(lineup, "lineup", MAX_GAMES, low=0)
+    start = check_count(start, "start", MAX_GAME_OFFSET, low=0)
+    count = check_count(count, "count", MAX_GAMES, low=0)  # before np.arange allocates
+    n_cosets = check_count(n_cosets, "n_cosets", math.factorial(MAX_DESIGN_PLAYERS))
     if n_cosets == 1:
         return np.zeros(count, dtype=np.int64)
     deals = np.arange(start, start + count, dtype=np.uint64)

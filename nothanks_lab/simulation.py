@@ -242,9 +242,11 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
             f"decks must have shape (games, {n}): one row of the {n} in-play cards per game; "
             f"got shape {arr.shape}"
         )
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
-            raise ValueError(f"decks must hold whole-numbered cards; got dtype {arr.dtype}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):  # floats and bools too
+        raise ValueError(
+            f"decks must be an integer array (any integer dtype) of cards "
+            f"{rules.low_card}..{rules.high_card}; got dtype {arr.dtype}"
+        )
     arr = np.ascontiguousarray(arr, dtype=np.int64)
     if not arr.flags.writeable:  # read-only or memory-mapped: the compiled kernel types a copy
         arr = arr.copy()

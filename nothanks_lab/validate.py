@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import math
 import os
 import stat
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_GAMES",
     "MAX_SAMPLE_ROWS",
     "MAX_SIMULATED_ROUNDS",
+    "MAX_TUNED_PARAMS",
     "SEED_RULE",
     "SeedLike",
     "check_bool",
@@ -42,6 +44,7 @@ __all__ = [
     "check_int",
     "check_number",
     "check_players",
+    "check_product",
     "check_rules",
     "check_seat",
     "check_seed",
@@ -81,8 +84,13 @@ MAX_SIMULATED_ROUNDS = 10**7
 #: a million rows of a standard round is about 300 MB while it is drawn.
 MAX_SAMPLE_ROWS = 10**6
 
-#: Evaluations of one tuning run (``tune(max_evals=...)``).
+#: Evaluations of one tuning run (``tune(max_evals=...)``), and grid points of one sweep (the
+#: product of the numbers of values of its parameters). Times the deals of each evaluation,
+#: the games of the whole call stay within `MAX_GAMES` too (`check_product`).
 MAX_EVALS = 10_000
+
+#: Parameters of one sweep's grid or one tuning run's bounds (a bot declares a handful).
+MAX_TUNED_PARAMS = 100
 
 #: Rounds of one match played through the one-game engine (``play_match(rounds=...)``): a
 #: few hundred rounds a second, so about a minute at the ceiling.
@@ -111,6 +119,28 @@ def check_count(value: object, name: str, ceiling: int, *, low: int = 1, owner: 
             f"(its ceiling); got {value!r}"
         )
     return int(value)
+
+
+def check_product(sizes: Mapping[str, int], ceiling: int, ceiling_name: str) -> int:
+    """The product of `sizes` (already checked counts), else `ValueError` naming each factor.
+
+    For work that multiplies: a sweep plays ``grid points x n_games`` deals, a tuning run up
+    to ``max_evals x n_games``; each factor may be within its own ceiling while the product
+    is days of work.
+
+    >>> check_product({"grid points": 10**4, "n_games": 10**5}, MAX_GAMES, "MAX_GAMES")
+    Traceback (most recent call last):
+    ...
+    ValueError: grid points (10000) x n_games (100000) = 1000000000 is above 100000000 ...
+    """
+    total = math.prod(sizes.values())
+    if total > ceiling:
+        factors = " x ".join(f"{name} ({size})" for name, size in sizes.items())
+        raise ValueError(
+            f"{factors} = {total} is above {ceiling} ({ceiling_name}, the ceiling of one call); "
+            "ask for fewer"
+        )
+    return total
 
 
 def check_text_size(text: str | bytes, name: str, max_bytes: int = MAX_FILE_BYTES) -> None:
@@ -355,10 +385,14 @@ def check_seat(seat: object, n_players: int, name: str = "seat") -> int:
     return int(seat)
 
 
-def check_sequence(value: object, name: str, what: str = "an ordered sequence") -> list[Any]:
+def check_sequence(
+    value: object, name: str, what: str = "an ordered sequence", *, max_items: int | None = None
+) -> list[Any]:
     """`value` as a list if it is ordered (list, tuple, range, 1-d array, iterator...).
 
     Unordered containers (sets, dicts) and text are refused: their order is not the caller's.
+    With `max_items`, more items than that are refused after reading one too many, so an
+    endless iterator or a range of 10**12 costs nothing.
     """
     if isinstance(value, str | bytes | Set | Mapping) or not isinstance(value, Iterable):
         kind = type(value).__name__
@@ -367,7 +401,12 @@ def check_sequence(value: object, name: str, what: str = "an ordered sequence") 
         )
     if isinstance(value, np.ndarray) and value.ndim != 1:
         raise ValueError(f"{name} must be {what}: a 1-d array; got shape {value.shape}")
-    return list(value)
+    if max_items is None:
+        return list(value)
+    items = list(itertools.islice(value, max_items + 1))
+    if len(items) > max_items:
+        raise ValueError(f"{name} must be {what}; got more than {max_items} items")
+    return items
 
 
 # --------------------------------------------------------------------------- old spellings

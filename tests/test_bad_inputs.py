@@ -9,6 +9,7 @@ probability, analysis, the widgets' constructors and the command line.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import subprocess
 import sys
@@ -707,6 +708,7 @@ def test_bot_lab_keeps_n_games_it_was_given() -> None:
 
 # ------------------------------------------------------------------ the command line
 T = ["tournament", "--players", "3", "--games", "4", "--no-progress", "--bots"]
+BOTS3 = ["marginal", "random", "random"]
 CLI_CASES = [
     ([*T, "search:n_rollouts=inf", "random", "random"], ["SearchBot", "n_rollouts"]),
     ([*T, "search:n_rollouts=nan", "random", "random"], ["SearchBot", "n_rollouts"]),
@@ -715,8 +717,8 @@ CLI_CASES = [
     ([*T, "marginal:threshold=abc", "random", "random"], ["abc"]),
     ([*T, "nope", "random", "random"], ["nope"]),
     ([*T[:-1], "--seed", "-1", "--bots", "marginal", "random", "random"], ["seed"]),
-    ([*T[:-1], "--chunk-size", "0", "--bots", "marginal", "random", "random"], ["chunk_size"]),
-    ([*T[:-1], "--first-player", "9", "--bots", "marginal", "random", "random"], ["first_player"]),
+    ([*T[:-1], "--chunk-size", "0", "--bots", *BOTS3], ["--chunk-size must"]),
+    ([*T[:-1], "--first-player", "9", "--bots", *BOTS3], ["--first-player must"]),
     (
         ["tournament", "--players", "2", "--games", "4", "--no-progress", "--bots", "marginal"],
         ["players"],
@@ -872,7 +874,82 @@ ISSUE_24_CASES = [
      "params['k']"),
     ("IsolatedPolicy memory_mb 1", lambda: _isolated(memory_mb=1), "memory_mb"),
     ("IsolatedPolicy decision_s 0", lambda: _isolated(decision_s=0), "decision_s"),
+    # ----------------------------------------- what the last trial found open (ceilings, decks)
+    ("deal_decks count 10**12 (was 175 TiB)",
+     lambda: deal_decks(nt.Rules(), seed=1, start=0, count=10**12),
+     "count must be a whole number (int) >= 0 and at most 100000000 (its ceiling)"),
+    ("deal_decks start 2**63", lambda: deal_decks(nt.Rules(), 1, start=2**63), "start"),
+    ("deal_decks count True", lambda: deal_decks(nt.Rules(), 1, count=True), "count"),
+    ("deal_one game 2**64", lambda: _deals().deal_one(nt.Rules(), 1, game=2**64), "game"),
+    ("deal_cosets count 10**12", lambda: _seating().deal_cosets(_KEY, 0, 0, 10**12, 6),
+     "count must be a whole number (int) >= 0 and at most 100000000"),
+    ("deal_cosets start -1", lambda: _seating().deal_cosets(_KEY, 0, -1, 5, 6), "start"),
+    ("deal_cosets n_cosets 0", lambda: _seating().deal_cosets(_KEY, 0, 0, 5, 0), "n_cosets"),
+    ("balanced_design 12 seats (12! orders)", lambda: _seating().balanced_design(12),
+     "n_players must be a whole number (int) >= 1 and at most 7"),
+    ("lineup_blocks 11 seats", lambda: _seating().lineup_blocks(tuple(range(11))), "at most 7"),
+    ("tournament 12 seats", lambda: nt.tournament(["marginal"] * 12, 12, 5, seed=1,
+     rules=nt.Rules(chips=((12, 2),)), progress=False), "at most 7"),
+    ("Game deck of floats", lambda: nt.Game(3, deck=[float(c) for c in DECK]),
+     "the deck must hold whole-number cards (int or numpy integer, 3..35"),
+    ("Game deck float array", lambda: nt.Game(3, deck=np.array(DECK, dtype=float)), "deck"),
+    ("Game deck one float", lambda: nt.Game(3, deck=[*DECK[:-1], 26.0]), "26.0"),
+    ("Game deck bools", lambda: nt.Game(3, deck=np.ones(24, dtype=bool)), "deck"),
+    ("Game deck endless iterator", lambda: nt.Game(3, deck=itertools.count(3)), "deck"),
+    ("Game deck range 10**12", lambda: nt.Game(3, deck=range(10**12)), "deck"),
+    ("play_game deck of floats", lambda: nt.play_game(BOTS, deck=[float(c) for c in DECK]),
+     "deck"),
+    ("simulate decks float", lambda: nt.simulate(BOTS, decks=np.array([DECK], dtype=float)),
+     "decks must be an integer array (any integer dtype) of cards 3..35"),
+    ("simulate decks bool", lambda: nt.simulate(BOTS, decks=np.ones((1, 24), dtype=bool)),
+     "decks"),
+    ("simulate decks list of floats", lambda: nt.simulate(BOTS, decks=[[float(c) for c in DECK]]),
+     "decks"),
+    ("sweep grid of 10**7 values",
+     lambda: nt.sweep("marginal", {"threshold": range(10**7)}, "marginal", 3, 5, 1, **QUIET),
+     "grid has more than 10000 points (MAX_EVALS"),
+    ("sweep grid 10**4 x 10**4 points",
+     lambda: nt.sweep("marginal", {"threshold": range(10**4), "seed": range(10**4)},
+                      "marginal", 3, 5, 1, **QUIET), "MAX_EVALS"),
+    ("sweep endless grid values",
+     lambda: nt.sweep("marginal", {"threshold": itertools.count()}, "marginal", 3, 5, 1, **QUIET),
+     "grid"),
+    ("sweep points x n_games", lambda: nt.sweep("marginal", {"threshold": range(1000)},
+     "marginal", 3, 10**6, 1, **QUIET), "grid points (1000) x n_games (1000000)"),
+    ("sweep 101 parameters", lambda: nt.sweep("marginal", {f"p{i}": [1] for i in range(101)},
+     "marginal", 3, 5, 1, **QUIET), "MAX_TUNED_PARAMS"),
+    ("tune max_evals x n_games", lambda: nt.tune("marginal", {"threshold": (0, 5)}, "marginal",
+     3, 10**6, 1, max_evals=1000, **QUIET), "max_evals (1000) x n_games (1000000)"),
+    ("tune bounds infinite", lambda: nt.tune("marginal", {"threshold": (-INF, INF)}, "marginal",
+     3, 5, 1, **QUIET), "finite"),
+    ("tune 101 parameters", lambda: nt.tune("marginal", {f"p{i}": (0, 1) for i in range(101)},
+     "marginal", 3, 5, 1, **QUIET), "MAX_TUNED_PARAMS"),
 ]  # fmt: skip
+
+_KEY = np.array([1, 2], dtype=np.uint64)
+
+
+def _deals() -> Any:
+    import nothanks_lab.deals
+
+    return nothanks_lab.deals
+
+
+def _seating() -> Any:
+    import nothanks_lab.seating
+
+    return nothanks_lab.seating
+
+
+def test_integer_decks_of_any_integer_dtype_stay_accepted() -> None:
+    """Only non-integer cards are refused: numpy integers of every width still deal."""
+    for dtype in (np.int8, np.uint8, np.int16, np.int32, np.uint64):
+        assert nt.Game(3, deck=np.array(DECK, dtype=dtype)).active_card == 3
+        r = nt.simulate(BOTS, decks=np.array([DECK, DECK[::-1]], dtype=dtype))
+        assert r.scores.shape == (2, 3)
+    assert nt.Game(3, deck=[np.int64(c) for c in DECK]).cards_left == 23
+    assert nt.Game(3, deck=iter(DECK)).cards_left == 23  # an iterator of 24 cards is a deck
+    assert deal_decks(nt.Rules(), 1, count=0).shape == (0, 24)
 
 
 def _isolated_bot(spec: str) -> Any:
@@ -1054,4 +1131,4 @@ def test_isolation_applies_to_file_bots_only(tmp_path: Any, capsys: Any) -> None
         main([*argv, "-w", "2", "-b", f"{tmp_path / 'mine.py'}:Mine", "heuristic", "linear"]) == 2
     )
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and "workers must be 1" in err and "file.py" in err, err
+    assert err.startswith("error: ") and "--workers/-w must be 1" in err and "file.py" in err, err

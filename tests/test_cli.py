@@ -79,10 +79,10 @@ def test_console_script_is_installed() -> None:
         (["tournament", "--bots", "marginal", "marginal"], "cannot sit at one table"),
         (
             ["tournament", "--bots", "marginal", "marginal", "--players", "2"],
-            "n_players: 2 players",
+            "--players/-p: 2 players",
         ),
-        (["tournament", "--bots", *BOTS, "--games", "0"], "n_games"),
-        (["tournament", "--bots", *BOTS, "--players", "9"], "n_players: 9 players"),
+        (["tournament", "--bots", *BOTS, "--games", "0"], "--games/-n must be"),
+        (["tournament", "--bots", *BOTS, "--players", "9"], "--players/-p: 9 players"),
         (["sweep", "-c", "marginal", "-g", "threshold", "-o", "marginal", "-p", "3"], "--grid"),
         (
             ["tune", "-c", "marginal", "--bounds", "threshold=1", "-o", "marginal", "-p", "3"],

@@ -14,7 +14,7 @@ from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
 from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import fmt_number
-from ..validate import keyword_only_after
+from ..validate import MAX_EVALS, MAX_GAMES, MAX_TUNED_PARAMS, check_product, keyword_only_after
 from .frames import _frame
 from .ratings import fmt_ci
 from .result import TournamentResult
@@ -40,21 +40,45 @@ def _candidate_factory(make_candidate: Any) -> Callable[..., Any]:
     )
 
 
-def _grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+def _grid_points(grid: Mapping[str, Sequence[Any]], n_games: int) -> list[dict[str, Any]]:
+    """Every combination of the grid's values, refused before any is built when the grid has
+    more than `MAX_EVALS` points or its points times `n_games` exceed `MAX_GAMES`."""
     if not isinstance(grid, Mapping) or not grid:
         raise ValueError("grid must be a non-empty dict of parameter name -> list of values")
+    if len(grid) > MAX_TUNED_PARAMS:
+        raise ValueError(
+            f"grid names {len(grid)} parameters; at most {MAX_TUNED_PARAMS} (MAX_TUNED_PARAMS)"
+        )
+    lists: dict[str, list[Any]] = {}
+    points = 1
     for name, values in grid.items():
-        if isinstance(values, str) or not isinstance(values, Iterable) or not list(values):
+        if isinstance(values, str) or not isinstance(values, Iterable):
             raise ValueError(f"grid[{name!r}] must be a non-empty list of values")
-        given = list(values)
-        twice = [v for i, v in enumerate(given) if v in given[:i]]
+        given = list(itertools.islice(values, MAX_EVALS + 1))  # an endless iterator stops here
+        if not given:
+            raise ValueError(f"grid[{name!r}] must be a non-empty list of values")
+        points *= len(given)
+        if points > MAX_EVALS:
+            raise ValueError(
+                f"grid has more than {MAX_EVALS} points (MAX_EVALS, the product over its "
+                f"parameters of their numbers of values); sweep a coarser grid"
+            )
+        twice = _repeated(given)
         if twice:
             raise ValueError(f"grid[{name!r}] must name each value once; {twice} repeat")
-    names = list(grid)
-    return [
-        dict(zip(names, combo, strict=True))
-        for combo in itertools.product(*map(list, grid.values()))
-    ]
+        lists[name] = given
+    check_product({"grid points": points, "n_games": n_games}, MAX_GAMES, "MAX_GAMES")
+    names = list(lists)
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*lists.values())]
+
+
+def _repeated(values: list[Any]) -> list[Any]:
+    """The values equal to an earlier one, found by hashing (pairwise only for unhashables)."""
+    try:
+        seen: set[Any] = set()
+        return [v for v in values if v in seen or seen.add(v)]  # type: ignore[func-returns-value]
+    except TypeError:
+        return [v for i, v in enumerate(values) if v in values[:i]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,7 +203,9 @@ def sweep(
         opponents: one opponent (copies fill the other P-1 seats) or a list of P-1.
         n_players: seats at the table.
         n_games: deals per grid point, the same deals at every point (common random
-            numbers), each played with the candidate in every seat.
+            numbers), each played with the candidate in every seat. The grid has at most
+            `MAX_EVALS` (10,000) points, and points x `n_games` is at most `MAX_GAMES`
+            (100,000,000), both refused before anything is played.
         seed: seed of the deal stream (None: fresh entropy, recorded in the results).
         executor: where to run (see `tournament`); all grid points share it.
 
@@ -191,7 +217,7 @@ def sweep(
     """
     setting = _check_setting(rules, n_players, n_games, first_player, confidence, seed)
     build = _candidate_factory(make_candidate)
-    points = _grid_points(grid)
+    points = _grid_points(grid, setting.n_games)
     ops, positions = _opponent_field(opponents, setting.n_players)
     lineups = ((0, *positions),)
     plans = [_Plan((make_policy(build(**p)), *ops), lineups) for p in points]

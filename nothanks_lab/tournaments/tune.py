@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,9 +18,11 @@ from ..stats import fmt_number
 from ..validate import (
     MAX_EVALS,
     MAX_GAMES,
+    MAX_TUNED_PARAMS,
     check_bool,
     check_count,
     check_players,
+    check_product,
     check_rules,
     is_int,
     keyword_only_after,
@@ -148,7 +151,8 @@ def tune(
             ``minimize_scalar`` between the best point's neighbours) or ``"bounded"``
             (``minimize_scalar`` alone); for any number ``"differential-evolution"`` (the
             default for several; seeded) or ``"nelder-mead"`` (local, from the middle).
-        max_evals: budget of distinct evaluations (approximately, for differential evolution).
+        max_evals: budget of distinct evaluations (approximately, for differential evolution);
+            at most `MAX_EVALS` (10,000), and ``max_evals x n_games`` at most `MAX_GAMES`.
         metric: ``"win_share"`` (maximized) or ``"mean_score"`` (minimized).
         integer: parameters searched over whole numbers (default: those whose bounds are
             both ints, and those the bot declares as int).
@@ -168,6 +172,7 @@ def tune(
     n_players = check_players(n_players, rules)
     n_games = check_count(n_games, "n_games", MAX_GAMES)
     max_evals = check_count(max_evals, "max_evals", MAX_EVALS)
+    check_product({"max_evals": max_evals, "n_games": n_games}, MAX_GAMES, "MAX_GAMES")
     validate = check_bool(validate, "validate")
     seed = _check_seed(seed)
     if metric not in ("win_share", "mean_score"):
@@ -326,12 +331,18 @@ def _check_bounds(
 ) -> tuple[list[str], list[float], list[float]]:
     if not isinstance(bounds, Mapping) or not bounds:
         raise ValueError("bounds must be a non-empty dict of parameter name -> (low, high)")
+    if len(bounds) > MAX_TUNED_PARAMS:
+        raise ValueError(
+            f"bounds names {len(bounds)} parameters; at most {MAX_TUNED_PARAMS} (MAX_TUNED_PARAMS)"
+        )
     names, lows, highs = [], [], []
     for name, b in bounds.items():
         try:
             lo, hi = (float(v) for v in b)
         except (TypeError, ValueError):
             raise ValueError(f"bounds[{name!r}] must be a (low, high) pair; got {b!r}") from None
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise ValueError(f"bounds[{name!r}] must be finite numbers; got {b!r}")
         if not lo < hi:
             raise ValueError(f"bounds[{name!r}] must have low < high; got {b!r}")
         names.append(name)
