@@ -187,7 +187,7 @@ def check_deck(deck: Iterable[int], rules: Rules) -> np.ndarray:
     for c in items:
         if not is_int(c):
             raise ValueError(
-                f"the deck must hold whole-number cards (int or numpy integer, "
+                f"the deck's cards must be whole numbers (int or numpy integer, "
                 f"{rules.low_card}..{rules.high_card} in these rules); got {c!r}"
             )
     cards = rules.check_cards(items, what="the deck")

@@ -244,7 +244,7 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
         )
     if arr.size and not np.issubdtype(arr.dtype, np.integer):  # floats and bools too
         raise ValueError(
-            f"decks must be an integer array (any integer dtype) of cards "
+            f"decks must be an integer array of whole-numbered cards (any integer dtype), "
             f"{rules.low_card}..{rules.high_card}; got dtype {arr.dtype}"
         )
     arr = np.ascontiguousarray(arr, dtype=np.int64)

@@ -325,7 +325,7 @@ def test_cli_refuses_too_many_workers_at_once() -> None:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert p.returncode == 2, err
-    assert err.startswith("error: workers must be a whole number from 1 to "), err
+    assert err.startswith("error: --workers/-w must be a whole number from 1 to "), err
     assert err.count("\n") == 1 and "100000" in err
 
 

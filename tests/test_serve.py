@@ -49,7 +49,7 @@ def app_page(folder: Path) -> Path:
         (["--students", "0"], "--students"),
         (["--students", "-3"], "--students"),
         (["--notebook", "no/such/page.ipynb"], "--notebook"),
-        (["--cull-idle-timeout", "0"], "cull_idle_timeout"),
+        (["--cull-idle-timeout", "0"], "--cull-idle-timeout"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(
