@@ -247,16 +247,16 @@ def _check_decks(decks: object, rules: Rules) -> np.ndarray:
             f"decks must be an integer array of whole-numbered cards (any integer dtype), "
             f"{rules.low_card}..{rules.high_card}; got dtype {arr.dtype}"
         )
-    arr = np.ascontiguousarray(arr, dtype=np.int64)
-    if not arr.flags.writeable:  # read-only or memory-mapped: the compiled kernel types a copy
-        arr = arr.copy()
-    bad = (arr < rules.low_card) | (arr > rules.high_card)
+    bad = (arr < rules.low_card) | (arr > rules.high_card)  # before a copy is made
     if bad.any():
-        g, k = np.argwhere(bad)[0]
+        g, k = divmod(int(np.argmax(bad)), n)  # the first bad card, with no index array
         raise ValueError(
             f"decks[{g}] holds card {arr[g, k]}, outside the deck "
             f"{rules.low_card}..{rules.high_card}"
         )
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    if not arr.flags.writeable:  # read-only or memory-mapped: the compiled kernel types a copy
+        arr = arr.copy()
     s = np.sort(arr, axis=1)
     dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
     if dup.any():

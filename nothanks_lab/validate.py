@@ -34,6 +34,7 @@ __all__ = [
     "MAX_EVALS",
     "MAX_FILE_BYTES",
     "MAX_GAMES",
+    "MAX_ITEMS",
     "MAX_SAMPLE_ROWS",
     "MAX_SIMULATED_ROUNDS",
     "MAX_TUNED_PARAMS",
@@ -57,6 +58,7 @@ __all__ = [
     "read_file_bytes",
     "renamed_keywords",
     "seed_sequence",
+    "take_items",
     "write_atomic",
 ]
 
@@ -88,6 +90,11 @@ MAX_SAMPLE_ROWS = 10**6
 #: product of the numbers of values of its parameters). Times the deals of each evaluation,
 #: the games of the whole call stay within `MAX_GAMES` too (`check_product`).
 MAX_EVALS = 10_000
+
+#: Items of one sequence argument read whole (cards, seen cards, events, pots, sizes): the
+#: longest round of the largest rule set has under a million events. An endless iterator is
+#: refused after one item more than this, not read for ever (`take_items`).
+MAX_ITEMS = 10**6
 
 #: Parameters of one sweep's grid or one tuning run's bounds (a bot declares a handful).
 MAX_TUNED_PARAMS = 100
@@ -385,14 +392,28 @@ def check_seat(seat: object, n_players: int, name: str = "seat") -> int:
     return int(seat)
 
 
+def take_items(value: Iterable[Any], name: str, max_items: int = MAX_ITEMS) -> list[Any]:
+    """The items of `value` as a list, else `ValueError` once more than `max_items` are read.
+
+    >>> take_items(itertools.count(), "pots", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: pots has more than 3 items (MAX_ITEMS); give fewer
+    """
+    items = list(itertools.islice(value, max_items + 1))
+    if len(items) > max_items:
+        raise ValueError(f"{name} has more than {max_items} items (MAX_ITEMS); give fewer")
+    return items
+
+
 def check_sequence(
-    value: object, name: str, what: str = "an ordered sequence", *, max_items: int | None = None
+    value: object, name: str, what: str = "an ordered sequence", *, max_items: int = MAX_ITEMS
 ) -> list[Any]:
     """`value` as a list if it is ordered (list, tuple, range, 1-d array, iterator...).
 
     Unordered containers (sets, dicts) and text are refused: their order is not the caller's.
-    With `max_items`, more items than that are refused after reading one too many, so an
-    endless iterator or a range of 10**12 costs nothing.
+    More than `max_items` items are refused after reading one too many, so an endless
+    iterator or a range of 10**12 costs nothing.
     """
     if isinstance(value, str | bytes | Set | Mapping) or not isinstance(value, Iterable):
         kind = type(value).__name__
@@ -401,8 +422,6 @@ def check_sequence(
         )
     if isinstance(value, np.ndarray) and value.ndim != 1:
         raise ValueError(f"{name} must be {what}: a 1-d array; got shape {value.shape}")
-    if max_items is None:
-        return list(value)
     items = list(itertools.islice(value, max_items + 1))
     if len(items) > max_items:
         raise ValueError(f"{name} must be {what}; got more than {max_items} items")

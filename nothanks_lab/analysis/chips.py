@@ -24,7 +24,15 @@ from ..play import policy_name
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import fmt_number, paired_interval
-from ..validate import MAX_GAMES, check_count, check_int, check_rules, is_int, seed_sequence
+from ..validate import (
+    MAX_GAMES,
+    check_count,
+    check_int,
+    check_rules,
+    is_int,
+    seed_sequence,
+    take_items,
+)
 from .rollout import (
     _mean_estimate,
     _play_out,
@@ -93,7 +101,7 @@ class ChipValue:
 
 
 def _check_counts(values: int | Iterable[int], name: str, low: int) -> tuple[int, ...]:
-    items = [values] if is_int(values) else list(values)  # type: ignore[arg-type]
+    items = [values] if is_int(values) else take_items(values, name)  # type: ignore[arg-type]
     if not items:
         raise ValueError(f"{name} must name at least one value")
     out = tuple(check_int(v, name, low=low) for v in items)

@@ -29,7 +29,14 @@ from ..i18n import _, fmt_decimal, fmt_int, fmt_percent, get_language, ngettext
 from ..probability import Estimate
 from ..rules import Rules
 from ..stats import fmt_ends, fmt_share, paired_interval
-from ..validate import check_int, check_rules, check_sequence, is_int
+from ..validate import (
+    MAX_SAMPLE_ROWS,
+    check_count,
+    check_int,
+    check_rules,
+    check_sequence,
+    is_int,
+)
 from ..view import PlayerView, hypothetical_view, position_state
 from .rollout import (
     _mean_estimate,
@@ -250,7 +257,7 @@ def evaluate_position(
             f"this view belongs to seat {view.seat}, but seat {view.current_player} is to act; "
             "evaluate the acting seat's view"
         )
-    n = check_int(n, "n", low=2)
+    n = check_count(n, "n", MAX_SAMPLE_ROWS, low=2)  # as review's rollouts per move
     if batch is not None:
         batch = check_int(batch, "batch", low=2)
     if budget_s is not None and not budget_s > 0:

@@ -22,7 +22,7 @@ from .. import core
 from ..engine import Action, SeedLike
 from ..play import ask, check_policies, policy_name
 from ..rules import Rules
-from ..validate import check_int, check_rules
+from ..validate import check_int, check_rules, take_items
 from ..view import PlayerView
 from .evaluation import PositionSetup, evaluate_position, position_view
 from .rollout import _rng
@@ -146,7 +146,7 @@ class TakePassSurface:
 
 
 def _grid(values: Iterable[int], name: str, low: int) -> tuple[int, ...]:
-    out = tuple(check_int(v, name, low=low) for v in values)
+    out = tuple(check_int(v, name, low=low) for v in take_items(values, name))
     if not out:
         raise ValueError(f"{name} must name at least one value")
     return out

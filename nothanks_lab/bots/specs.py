@@ -153,8 +153,12 @@ def _user_bot_class(spec: str) -> tuple[Any, str] | None:
         )
     if where.endswith(".py") or "/" in where:
         path = Path(where).expanduser().resolve()
-        if not path.is_file():
-            raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
+        try:
+            is_file = path.is_file()
+        except OSError:  # a name too long for the file system, and the like
+            is_file = False
+        if not is_file:
+            raise ValueError(f"bot spec {spec!r}: no file {str(path)[:200]!r}")
         mod_name = f"nothanks_user_{abs(hash(str(path))):x}_{path.stem}"
         module = sys.modules.get(mod_name)
         if module is None:

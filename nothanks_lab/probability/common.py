@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..rules import Rules
-from ..validate import MAX_SIMULATED_ROUNDS, check_count, check_rules, is_int
+from ..validate import MAX_SIMULATED_ROUNDS, check_count, check_rules, is_int, take_items
 from ..view import PlayerView
 
 Cards = int | Iterable[int]
@@ -45,7 +45,7 @@ def _card_tuple(cards: Cards, rules: Rules, what: str, *, strict: bool = False) 
     if is_int(cards):
         cards = (cards,)  # type: ignore[assignment]
     try:
-        items = list(cards)  # type: ignore[arg-type]
+        items = take_items(cards, what)  # type: ignore[arg-type]
     except TypeError:
         raise ValueError(
             f"{what} must be a card number or a collection of card numbers; got {cards!r}"
