@@ -91,8 +91,8 @@ MAX_SAMPLE_ROWS = 10**6
 #: the games of the whole call stay within `MAX_GAMES` too (`check_product`).
 MAX_EVALS = 10_000
 
-#: Items of one sequence argument read whole (cards, seen cards, events, pots, sizes): the
-#: longest round of the largest rule set has under a million events. An endless iterator is
+#: Items of one sequence argument read whole, such as cards, seen cards, events, pots or sizes.
+#: The longest round of the largest rule set has under a million events. An endless iterator is
 #: refused after one item more than this, not read for ever (`take_items`).
 MAX_ITEMS = 10**6
 
