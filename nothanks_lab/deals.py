@@ -34,17 +34,28 @@ from .validate import (
     is_int,
 )
 
-__all__ = ["deal_decks", "deal_into", "deal_one", "deal_range", "mix64", "stream_key"]
+__all__ = [
+    "GAMMA",
+    "SHIFT_32",
+    "deal_decks",
+    "deal_into",
+    "deal_one",
+    "deal_range",
+    "mix64",
+    "stream_key",
+]
 
 # splitmix64 constants (Steele, Lea & Flood 2014), as uint64 so numba keeps the arithmetic
 # unsigned and wrapping.
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+#: splitmix64's increment (the golden ratio): bots that hash their parameters use it too.
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
 _MUL2 = np.uint64(0x94D049BB133111EB)
 _S27 = np.uint64(27)
 _S30 = np.uint64(30)
 _S31 = np.uint64(31)
-_S32 = np.uint64(32)
+#: A 32-bit shift as uint64: the high half of a 64-bit draw.
+SHIFT_32 = np.uint64(32)
 
 
 def mix64(z: np.uint64) -> np.uint64:
@@ -76,9 +87,9 @@ def deal_into(
         box[i] = low_card + i
     x = mix64(key0 ^ mix64(key1 + np.uint64(game)))
     for k in range(out.shape[0]):
-        x += _GAMMA
-        r = mix64(x) >> _S32
-        j = k + np.int64((r * np.uint64(n_cards - k)) >> _S32)
+        x += GAMMA
+        r = mix64(x) >> SHIFT_32
+        j = k + np.int64((r * np.uint64(n_cards - k)) >> SHIFT_32)
         c = box[j]
         box[j] = box[k]
         box[k] = c

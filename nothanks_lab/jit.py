@@ -6,8 +6,8 @@ compiles such a function with ``numba.njit`` after giving it a copy of its modul
 which every function and module of this package is replaced by its compiled counterpart
 (recursively), so ``marginal_decide`` calling ``core.marginal_points`` calls the compiled
 ``marginal_points``. Code from outside the package (a user's bot and helpers) is compiled
-afresh from its loaded code (`_Fresh`), keyed by a digest of everything it reaches
-(`_code_digest`), never from numba's own per-file cache, so an edit is never stale. It sits
+afresh from its loaded code (`Fresh`), keyed by a digest of everything it reaches
+(`code_digest`), never from numba's own per-file cache, so an edit is never stale. It sits
 below the simulator's kernel (:mod:`nothanks_lab.fast`), which builds on it.
 """
 
@@ -28,7 +28,17 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["jit_pure", "jitted_module"]
+# The first two are for every caller; the rest are the building blocks `nothanks_lab.fast`
+# compiles user code with (public so that one package does not reach into another's privates).
+__all__ = [
+    "Dispatcher",
+    "Fresh",
+    "code_digest",
+    "compile_lock",
+    "is_outside",
+    "jit_pure",
+    "jitted_module",
+]
 
 _PACKAGE = __name__.split(".")[0]
 
@@ -86,7 +96,8 @@ def _dependency_files(func: types.FunctionType, seen: set[Any] | None = None) ->
 
 
 _jitted: dict[Any, Any] = {}
-_lock = threading.RLock()  # threaded workers (e.g. Dask) may compile at the same time
+#: Held while compiling or looking up compiled code: threaded workers (Dask) may compile at once.
+compile_lock = threading.RLock()
 
 
 def jit_pure(func: Callable[..., Any], *, nrt: bool = True) -> Any:
@@ -95,7 +106,7 @@ def jit_pure(func: Callable[..., Any], *, nrt: bool = True) -> Any:
     The compiled function is cached on disk only when everything it reaches lies in its own
     source file (numba's cache would not notice a change in another file). A function from
     outside the package is compiled afresh with everything of the user's it reaches, never
-    from numba's cache (see `_Fresh`); it is reused while none of that changes. ``nrt=False``
+    from numba's cache (see `Fresh`); it is reused while none of that changes. ``nrt=False``
     compiles without numba's reference counting (see `kernel_module`); such a build cannot
     allocate arrays, and is never cached on disk on its own, because numba's cache index does
     not tell it from the default build.
@@ -105,16 +116,16 @@ def jit_pure(func: Callable[..., Any], *, nrt: bool = True) -> Any:
     if not isinstance(func, types.FunctionType):
         raise ValueError(f"jit_pure needs a plain Python function; got {func!r}")
     if not _in_package(func):
-        digest = _code_digest(func)
+        digest = code_digest(func)
         if digest is None:
-            return _Fresh(nrt).value(func)
+            return Fresh(nrt).value(func)
         key = (func, nrt, hashlib.sha256(digest).hexdigest())
-        with _lock:
+        with compile_lock:
             got = _jitted.get(key)
             if got is None:
-                got = _jitted[key] = _Fresh(nrt).value(func)
+                got = _jitted[key] = Fresh(nrt).value(func)
             return got
-    with _lock:
+    with compile_lock:
         got = _jitted.get((func, nrt))
         return got if got is not None else _jit_pure(func, nrt)
 
@@ -143,7 +154,7 @@ def _jit_pure(func: types.FunctionType, nrt: bool) -> Any:
 
 def jitted_module(module: types.ModuleType, *, nrt: bool = True) -> types.ModuleType:
     """A stand-in for `module` whose functions are their `jit_pure` versions (compiled lazily)."""
-    with _lock:
+    with compile_lock:
         got = _jitted.get((module, nrt))
         if got is None:
             got = _jitted[(module, nrt)] = types.ModuleType(module.__name__)
@@ -158,12 +169,13 @@ def jitted_module(module: types.ModuleType, *, nrt: bool = True) -> types.Module
 # A user's decision function may call their own helpers, plain or numba-compiled, in other
 # modules. numba's on-disk cache keys a function to its own file only, so a helper cached by
 # numba in module B is stale inside a caller in module A as soon as B changes. Code from
-# outside the package is therefore always compiled afresh from its Python source (`_Fresh`),
+# outside the package is therefore always compiled afresh from its Python source (`Fresh`),
 # never taken from numba's cache, and the kernel built on it is cached under a digest of the
-# *loaded* code it reaches (`_code_digest`): bytecode, options and the values of the
+# *loaded* code it reaches (`code_digest`): bytecode, options and the values of the
 # globals and closure cells it reads, followed through every function, dispatcher and module
 # it reaches. What cannot be keyed that way gets a kernel compiled in memory.
-_Dispatcher = numba.core.registry.CPUDispatcher
+#: numba's dispatcher class: what ``numba.njit`` returns for a function.
+Dispatcher = numba.core.registry.CPUDispatcher
 
 
 _cache_warned: list[bool] = []
@@ -230,9 +242,9 @@ def _is_user_module(obj: object) -> bool:
     return isinstance(obj, types.ModuleType) and not _in_package(obj) and not _is_library(obj)
 
 
-def _is_outside(func: Callable[..., Any]) -> bool:
+def is_outside(func: Callable[..., Any]) -> bool:
     """Whether the decision function `func` is code from outside the package."""
-    target = func.py_func if isinstance(func, _Dispatcher) else func
+    target = func.py_func if isinstance(func, Dispatcher) else func
     return not _in_package(target)
 
 
@@ -275,7 +287,7 @@ def _value_bytes(value: object) -> bytes:
     raise _Unkeyable(f"a global of type {type(value).__name__}")
 
 
-def _code_digest(func: Callable[..., Any]) -> bytes | None:
+def code_digest(func: Callable[..., Any]) -> bytes | None:
     """Bytes that change whenever anything the decision function `func` reaches does, read
     from the *loaded* code (never from files, which may have changed since they were
     imported); None when something it reaches cannot be keyed (its kernel is then compiled in
@@ -295,7 +307,7 @@ def _code_digest(func: Callable[..., Any]) -> bytes | None:
             return
         seen.add(id(obj))
         keep.append(obj)
-        if isinstance(obj, _Dispatcher):
+        if isinstance(obj, Dispatcher):
             options = {k: v for k, v in obj.targetoptions.items() if k not in ("cache", "nopython")}
             out.append(b"dispatcher:" + repr(sorted(options.items())).encode())
             visit(obj.py_func, names)
@@ -327,7 +339,7 @@ def _code_digest(func: Callable[..., Any]) -> bytes | None:
             out.append(b"library:" + name_of(obj))
 
     def visit_value(value: object, names: set[str], own: bool) -> None:
-        if isinstance(value, types.FunctionType | types.ModuleType | _Dispatcher):
+        if isinstance(value, types.FunctionType | types.ModuleType | Dispatcher):
             visit(value, names)
         elif isinstance(value, type) or (callable(value) and _is_library(value)):
             out.append(b"named:" + name_of(value))  # a class, a builtin, a ufunc
@@ -346,7 +358,7 @@ def _code_digest(func: Callable[..., Any]) -> bytes | None:
     return b"\0".join(out)
 
 
-class _Fresh:
+class Fresh:
     """Compiles a decision function from outside the package, and everything of the user's it
     reaches, afresh: numba dispatchers are rebuilt from their Python functions without their
     on-disk cache, plain functions are compiled like `jit_pure` does, and modules of the user's
@@ -361,7 +373,7 @@ class _Fresh:
 
     def value(self, obj: object) -> Any:
         """The compiled counterpart of a global or closure value `obj` (or `obj` itself)."""
-        if isinstance(obj, _Dispatcher):
+        if isinstance(obj, Dispatcher):
             if _in_package(obj.py_func):
                 return obj
             options = {k: v for k, v in obj.targetoptions.items() if k not in ("cache", "nopython")}

@@ -317,7 +317,7 @@ def check_outcomes(
         )
 
 
-def _outcome(
+def chunk_result(
     points: np.ndarray,
     chips: np.ndarray,
     n_decisions: np.ndarray,
@@ -497,7 +497,7 @@ def simulate_chunks(
         if total == 0:
             empty = np.empty((0, n_players), dtype=np.int64)
             none = np.empty(0, dtype=np.int64)
-            yield _outcome(empty, empty.copy(), none, names, seed_out, game_offset)
+            yield chunk_result(empty, empty.copy(), none, names, seed_out, game_offset)
         for lo in range(0, total, chunk_size):
             count = min(chunk_size, total - lo)
             part = None if out is None else {f: a[lo : lo + count] for f, a in out.items()}
@@ -519,7 +519,7 @@ def simulate_chunks(
                 if d is None:
                     d = deal_decks(rules, key, game_offset + lo, count)
                 points, chips, moves = _play_slow(policies, d, rules, first_player)
-            r = _outcome(points, chips, moves, names, seed_out, game_offset + lo, part)
+            r = chunk_result(points, chips, moves, names, seed_out, game_offset + lo, part)
             check_outcomes(r, rules, decks=d)  # every reported game obeys the rules
             yield r
 

@@ -51,6 +51,7 @@ __all__ = [
     "check_seed",
     "check_sequence",
     "check_text_size",
+    "current_umask",
     "is_int",
     "is_number",
     "keyword_only_after",
@@ -213,7 +214,7 @@ def write_atomic(
             f.write(raw)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -223,7 +224,8 @@ def write_atomic(
         raise
 
 
-def _umask() -> int:
+def current_umask() -> int:
+    """The process's file-mode creation mask, read without changing it (for renamed files)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask

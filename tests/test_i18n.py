@@ -835,11 +835,11 @@ def test_a_wrong_percentage_is_not_called_not_a_chance() -> None:
 
 def test_the_teachers_accepted_line_in_portuguese() -> None:
     from nothanks_lab.kit.solutions import solution
-    from nothanks_lab.lessons import _accepted, check_answer
+    from nothanks_lab.lessons import accepted_answers, check_answer
 
     with language("pt_BR"):
-        text = _accepted("tiny_two_runs")
-        whole = _accepted("break_even_20")
+        text = accepted_answers("tiny_two_runs")
+        whole = accepted_answers("break_even_20")
         answer = solution("tiny_two_runs").text
         forms = re.search(r"truncado: (.*?), …", text)
         assert forms is not None

@@ -31,7 +31,10 @@ LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb") if is_lesson(p))
 HANDOUT = "03_runs_exact_vs_simulated"  # small (a few seconds to run), three plotly figures
 BIN = Path(sys.executable).parent
 # Calls that would hand a student an exercise's answer (checked independently of the kit).
-FORBIDDEN = re.compile(r"\b_solution\b|\b_solve\b|\.solution\b|lessons\._\w")
+FORBIDDEN = re.compile(
+    r"\b(?:solution_value|exact_answer|accepted_answers)\b"
+    r"|\b_solution\b|\b_solve\b|\.solution\b|lessons\._\w"
+)
 CHECK = re.compile(r"check_answer\(\s*[\"'](\w+)[\"']\s*,\s*(\w+)\s*\)")
 
 
@@ -168,7 +171,7 @@ def test_student_notebook_drops_teacher_cells_and_blanks_answers() -> None:
     )
     exercise.outputs = [nbformat.v4.new_output("stream", text="old output")]
     exercise.execution_count = 3
-    secret = nbformat.v4.new_code_cell('lessons._solution("break_even_20")')
+    secret = nbformat.v4.new_code_cell('lessons.solution_value("break_even_20")')
     secret.metadata["tags"] = ["solution"]
     notes = nbformat.v4.new_markdown_cell("Teacher: the answer is 19.")
     notes.metadata["tags"] = ["teacher"]
@@ -183,6 +186,10 @@ def test_student_notebook_drops_teacher_cells_and_blanks_answers() -> None:
     "leak",
     [
         'lessons._solution("p28_start")',
+        'lessons.solution_value("p28_start")',
+        'print(lessons.exact_answer("p28_start"))',
+        'lessons.accepted_answers("p28_start")',
+        "from nothanks_lab.lessons import solution_value as s",
         'lessons.exercise("p28_start")._solve()',
         "from nothanks_lab.lessons import _solution",
         'lessons.EXERCISES["p28_start"].solution',
@@ -215,7 +222,7 @@ def test_a_student_notebook_runs_with_every_exercise_not_answered_yet(kit_dir: P
 
 # ------------------------------------------------------------------ teacher guides
 def _exact_text(key: str) -> str:
-    value = lessons._solution(key)
+    value = lessons.solution_value(key)
     frac = Fraction(value).limit_denominator(10**6)
     return str(frac) if float(frac) == value else f"{value:.6f}"
 
@@ -259,7 +266,7 @@ def test_a_formula_in_the_working_gives_the_exact_answer(key: str) -> None:
     assert sums, kit.FORMULAS[key]
     for expression in sums:
         value = eval(expression, {"__builtins__": {}, "comb": math.comb})
-        assert math.isclose(value, lessons._solution(key), abs_tol=1e-12), expression
+        assert math.isclose(value, lessons.solution_value(key), abs_tol=1e-12), expression
 
 
 @pytest.mark.slow
@@ -585,7 +592,7 @@ def test_a_quiz_does_not_repeat_its_lessons_exercises() -> None:
     from nothanks_lab.lessons import keys
 
     for stem in quizzes.QUIZZES:
-        done = {keys._exact(k) for k in keys.exercises(stem)}
+        done = {keys.exact_answer(k) for k in keys.exercises(stem)}
         repeated = [q.text for q in quizzes.quiz(stem).questions if q.answer in done]
         assert not repeated, (stem, repeated)
 

@@ -24,7 +24,7 @@ from notebook_runs import LessonRuns
 from nothanks_lab import lessons
 from nothanks_lab.kit.notebooks import TEACHER_TAGS, exercise_cells, is_lesson, student_notebook
 from nothanks_lab.kit.notes import LESSON_NOTES, PERIOD_MINUTES
-from nothanks_lab.lessons.keys import _solution
+from nothanks_lab.lessons.keys import solution_value
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if is_lesson(p))
@@ -128,7 +128,7 @@ def answer_forms(key: str) -> tuple[list[re.Pattern[str]], re.Pattern[str] | Non
     integer with word
     boundaries; in a code cell it is looked for in what a student reads (strings, comments).
     """
-    value = Fraction(_solution(key)).limit_denominator(10**9)
+    value = Fraction(solution_value(key)).limit_denominator(10**9)
     forms = {f"{value.numerator}/{value.denominator}"} if value.denominator != 1 else set()
     for d in (2, 3, 4):
         forms.add(f"{float(value):.{d}f}")
@@ -267,7 +267,7 @@ def test_pt_no_assert_where_students_read(stem: str) -> None:
 def answer_forms_pt(key: str) -> tuple[list[re.Pattern[str]], re.Pattern[str] | None]:
     """:func:`answer_forms`, and its decimals with a comma (0,7273) as Portuguese writes them."""
     pats, whole = answer_forms(key)
-    value = float(Fraction(_solution(key)))
+    value = float(Fraction(solution_value(key)))
     comma = [f"{value:.{d}f}".replace(".", ",") for d in (2, 3, 4)]
     return pats + [re.compile(rf"(?<![\d,]){re.escape(f)}(?!\d)") for f in comma], whole
 

@@ -70,9 +70,9 @@ def test_every_exercise_has_an_independent_check() -> None:
 
 @pytest.mark.parametrize("key", sorted(INDEPENDENT))
 def test_solution_matches_first_principles(key: str) -> None:
-    exact = lessons._exact(key)
+    exact = lessons.exact_answer(key)
     assert type(exact) is Fraction and exact == INDEPENDENT[key]  # exactly, not to 1e-12
-    assert lessons._solution(key) == float(INDEPENDENT[key])
+    assert lessons.solution_value(key) == float(INDEPENDENT[key])
 
 
 def test_tiny_single_run_by_enumeration() -> None:
@@ -392,7 +392,7 @@ def test_every_name_of_the_former_module_is_importable_from_the_package() -> Non
     public.add("exercises")
     assert set(lessons.__all__) == public
     assert all(hasattr(lessons, n) for n in public)
-    assert lessons._solution("p28_start") == pytest.approx(24 / 33)  # the kit's side
+    assert lessons.solution_value("p28_start") == pytest.approx(24 / 33)  # the kit's side
 
 
 # ------------------------------------------------------------------ exact grading, per exercise
@@ -602,7 +602,7 @@ def test_a_str_subclass_is_read_as_its_text() -> None:
 
 
 def test_the_exact_answer_is_computed_once_per_exercise() -> None:
-    lessons._exact("pp_first_card_8")
+    lessons.exact_answer("pp_first_card_8")
     with _deadline(2):
         assert all(check_answer("pp_first_card_8", 4).correct for _ in range(50))
 
@@ -615,8 +615,8 @@ def test_digits_must_be_a_small_int() -> None:
 
 @pytest.mark.parametrize("key", sorted(INDEPENDENT))
 def test_the_teachers_accepted_forms_are_graded_as_stated(key: str) -> None:
-    # The guide's "accepted" line (lessons._accepted) and check_answer follow one rule.
-    text = lessons._accepted(key)
+    # The guide's "accepted" line (lessons.accepted_answers) and check_answer follow one rule.
+    text = lessons.accepted_answers(key)
     exact = Fraction(INDEPENDENT[key])
     assert text.startswith(f"accepted: {exact}")
     right = [str(exact)]

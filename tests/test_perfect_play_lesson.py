@@ -109,18 +109,20 @@ def test_last_two_cards_by_hand_and_by_tree() -> None:
     assert tree.take(hands, (2, 3), 1, 0, 4) == Fraction(2, 3)
     assert tree.no_thanks(hands, (2, 3), 1, 0, 4) == Fraction(5, 6)
     assert tree.decide(hands, (2, 3), 1, 0, 4) == Fraction(5, 6)
-    assert lessons._solution("pp_last_two_cards") == pytest.approx(5 / 6, abs=1e-12)
+    assert lessons.solution_value("pp_last_two_cards") == pytest.approx(5 / 6, abs=1e-12)
 
 
 def test_first_player_with_two_chips() -> None:
     assert Tree(TWO_CHIPS).start() == Fraction(91, 240)
-    assert lessons._solution("pp_first_player_two_chips") == pytest.approx(91 / 240, abs=1e-12)
+    assert lessons.solution_value("pp_first_player_two_chips") == pytest.approx(91 / 240, abs=1e-12)
 
 
 def test_best_response_against_a_random_bot() -> None:
     want = Tree(LESSON, random_rule(Fraction(1, 5))).start()  # the lesson's own rules, by hand
     assert want.denominator > 1 and 0.89 < want < 0.90
-    assert lessons._solution("pp_best_response_random") == pytest.approx(float(want), abs=1e-12)
+    assert lessons.solution_value("pp_best_response_random") == pytest.approx(
+        float(want), abs=1e-12
+    )
 
 
 def test_best_response_against_marginal_cost_2() -> None:
@@ -143,7 +145,7 @@ def test_first_card_8_is_taken_on_four_chips() -> None:
         pot += 1
         actor = 1 - actor
     assert pot == 4
-    assert lessons._solution("pp_first_card_8") == 4
+    assert lessons.solution_value("pp_first_card_8") == 4
 
 
 def test_the_lesson_value_and_exploitability_agree_with_the_tree() -> None:

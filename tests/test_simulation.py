@@ -435,14 +435,14 @@ def test_the_check_knows_a_deck_s_card_point_bounds() -> None:
 def test_a_tournament_refuses_a_forged_game(monkeypatch) -> None:
     import nothanks_lab.simulation as sim
 
-    real = sim._outcome
+    real = sim.chunk_result
 
     def forged(points, chips, *args, **kwargs):
         chips = chips.copy()
         chips[-1, 0] += 1  # one chip from nowhere in the chunk's last game
         return real(points, chips, *args, **kwargs)
 
-    monkeypatch.setattr(sim, "_outcome", forged)
+    monkeypatch.setattr(sim, "chunk_result", forged)
     with pytest.raises(sim.ResultCheckError, match=r"game \d+ does not conserve chips"):
         nt.tournament(["marginal", "marginal:threshold=0", "marginal:threshold=3"], 3, 10, seed=1)
     with pytest.raises(sim.ResultCheckError, match="MarginalCostBot"):

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core import marginal_points
-from ..deals import _GAMMA, _S32, mix64
+from ..deals import GAMMA, SHIFT_32, mix64
 from ..i18n import N_
 from ..rules import Rules
 from ..view import PlayerView
@@ -26,7 +26,7 @@ _UNIT = 1.0 / 2.0**53  # 53 random bits scaled into [0, 1)
 
 def _absorb(h: np.uint64, value: int) -> np.uint64:
     """Fold one whole number into the hash `h` (numba-compilable)."""
-    return mix64((h ^ np.uint64(value)) + _GAMMA)
+    return mix64((h ^ np.uint64(value)) + GAMMA)
 
 
 def random_decide(
@@ -45,7 +45,7 @@ def random_decide(
     the same answer in `RandomBot.act` and on the fast path. A given key answers a given
     position alike every time; different positions and keys draw independently.
     """
-    h = mix64((np.uint64(params[KEY_HIGH]) << _S32) | np.uint64(params[KEY_LOW]))
+    h = mix64((np.uint64(params[KEY_HIGH]) << SHIFT_32) | np.uint64(params[KEY_LOW]))
     h = _absorb(_absorb(_absorb(_absorb(h, card), pot), seat), cards_left)
     for q in range(hands.shape[0]):
         h = _absorb(_absorb(h, hands[q]), chips[q])

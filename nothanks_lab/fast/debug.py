@@ -39,11 +39,11 @@ def debug_enabled() -> bool:
 
 
 def _bounds_checked(func: Any) -> Any:
-    from ..jit import _Dispatcher, _Fresh
+    from ..jit import Dispatcher, Fresh
     from .protocol import _signature
 
-    compiled = _Fresh(True, boundscheck=True).value(func)
-    if not isinstance(compiled, _Dispatcher):
+    compiled = Fresh(True, boundscheck=True).value(func)
+    if not isinstance(compiled, Dispatcher):
         raise FastDebugError(f"FAST_DECIDE must be a function; got {func!r}")
     compiled.compile(_signature())
     return compiled
@@ -107,12 +107,12 @@ def check_fast_bot(
 
 def check_table(policies: Any, rules: Rules | None) -> None:
     """`check_fast_bot` for each outside bot of a table, once per function and parameters."""
-    from ..jit import _is_outside
+    from ..jit import is_outside
     from .protocol import _fast_params
 
     for p in policies:
         decide = type(p).FAST_DECIDE
-        if not _is_outside(decide):
+        if not is_outside(decide):
             continue
         key = (decide, type(p), tuple(_fast_params(p, rules)), rules)
         if key in _checked:

@@ -4,10 +4,10 @@ For each set of kinds, `kernel_module` writes a small module: the if-chain ``dec
 kinds plus the source of :mod:`nothanks_lab.fast.loops`' `play_rounds` and `play_chunk` (read
 once, at import, while the file matches the loaded code), into the cache directory of
 :mod:`nothanks_lab.fast.cache` under a name that hashes the *loaded* code every kind reaches
-(`_code_digest`: bytecode, options, and the constants it reads, through every function, numba
+(`code_digest`: bytecode, options, and the constants it reads, through every function, numba
 dispatcher and module, the package's and the user's alike), the generating files, numba's
 version and Python's; numba caches the compiled kernel next to it. Code from outside the
-package is compiled afresh from its Python source (`_Fresh`), never from numba's own cache, so
+package is compiled afresh from its Python source (`Fresh`), never from numba's own cache, so
 a user's helper in another module cannot be stale. Without a safe directory, or when a kind
 cannot be keyed, the kernel is compiled in memory. Building happens under a lock, and a built
 kernel is kept for the process (`_kernels`, keyed by `_kernel_key`).
@@ -29,7 +29,7 @@ import numba
 import numpy as np
 
 from .. import core
-from ..jit import _code_digest, _Fresh, _is_outside, _lock, jit_pure
+from ..jit import Fresh, code_digest, compile_lock, is_outside, jit_pure
 from ..validate import write_atomic
 from . import loops
 from .cache import _cache_dir, _warn_once
@@ -99,8 +99,8 @@ def decide(kind, params, card, pot, seat, hands, chips, cards_left):
 
 def _compiled_kind(kind: Callable[..., Any], nrt: bool) -> Any:
     """The compiled decision function of `kind` for a kernel (`nrt` as in `kernel_module`)."""
-    if _is_outside(kind):
-        return _Fresh(nrt).value(kind)
+    if is_outside(kind):
+        return Fresh(nrt).value(kind)
     return jit_pure(kind, nrt=nrt)
 
 
@@ -112,9 +112,9 @@ _kernels: dict[tuple[Any, ...], types.ModuleType] = {}
 def _kernel_key(kinds: tuple[Callable[..., Any], ...]) -> tuple[Any, ...]:
     """The in-process key of a kernel: its kinds, and what outside code they reach now (so
     reloading a user's helper module gives a new kernel)."""
-    if not any(_is_outside(k) for k in kinds):
+    if not any(is_outside(k) for k in kinds):
         return kinds
-    digests = tuple(_code_digest(k) if _is_outside(k) else b"" for k in kinds)
+    digests = tuple(code_digest(k) if is_outside(k) else b"" for k in kinds)
     if any(d is None for d in digests):
         return (*kinds, object())  # unkeyable: a fresh kernel every time
     return (*kinds, hashlib.sha256(b"\0".join(digests)).hexdigest())  # type: ignore[arg-type]
@@ -135,7 +135,7 @@ def kernel_module(kinds: Sequence[Callable[..., Any]]) -> types.ModuleType:
     from the cache) here, once per set of kinds.
     """
     kinds = tuple(kinds)
-    with _lock:
+    with compile_lock:
         key = _kernel_key(kinds)
         got = _kernels.get(key)
         if got is None:
@@ -177,10 +177,10 @@ def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> ty
     for part in (sys.version, numba.__version__, np.__version__, _OWN_SOURCE, *_PLAY_SOURCE):
         h.update(part.encode() if isinstance(part, str) else part)
     h.update(b"nrt" if nrt else b"no-nrt")
-    h.update(_code_digest(play_chunk) or b"")
+    h.update(code_digest(play_chunk) or b"")
     keyable = True
     for k in kinds:
-        part = _code_digest(k)
+        part = code_digest(k)
         keyable = keyable and part is not None
         h.update(b"\0kind\0" + (part or b""))
     digest = h.hexdigest()[:20]

@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from ..bots.base import FastPathError, SlowPathWarning
-from ..jit import _code_digest, _Dispatcher, _Fresh, _is_outside, _lock
+from ..jit import Dispatcher, Fresh, code_digest, compile_lock, is_outside
 from ..rules import Rules
 
 __all__ = [
@@ -81,8 +81,8 @@ def _complaint(error: BaseException) -> str:
 def _compile_problem(func: Callable[..., Any]) -> str | None:
     """Why numba cannot compile `func` as a decision function (None: it can)."""
     try:
-        compiled = _Fresh(True).value(func)
-        if not isinstance(compiled, _Dispatcher):
+        compiled = Fresh(True).value(func)
+        if not isinstance(compiled, Dispatcher):
             return (
                 f"FAST_DECIDE must be a function (def ...) or a numba.njit function; "
                 f"got {type(func).__name__} {func!r}"
@@ -100,11 +100,11 @@ def _compile_problem(func: Callable[..., Any]) -> str | None:
 def _decide_problem(func: Callable[..., Any]) -> str | None:
     """`_compile_problem` of the outside decision function `func`, once per version of its
     code (None for the package's own, which are tested)."""
-    if not _is_outside(func):
+    if not is_outside(func):
         return None
-    digest = _code_digest(func)
+    digest = code_digest(func)
     key = (func, None if digest is None else hashlib.sha256(digest).hexdigest())
-    with _lock:
+    with compile_lock:
         if key in _checked:
             return _checked[key]
         problem = _compile_problem(func)
@@ -141,7 +141,7 @@ def warn_slow_path(policies: Sequence[object], stacklevel: int = 1) -> None:
 
     `stacklevel` counts from the caller of this function, as in `warnings.warn`.
     """
-    with _lock:
+    with compile_lock:
         classes = [c for c in dict.fromkeys(type(p) for p in policies) if c not in _slow_warned]
         reasons = {c: r for c in classes if (r := _slow_reason(c)) is not None}
         _slow_warned.update(reasons)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..i18n import _, get_language, ngettext, resolve_language
 from ..i18n import language as speaking
-from ..validate import _umask, write_atomic
+from ..validate import current_umask, write_atomic
 from .guides import guide_html, guide_markdown
 from .handouts import HandoutError, handout_html, pdf_unavailable, print_pdfs
 from .nbgrader_course import nbgrader_config, nbgrader_notebook
@@ -111,7 +111,7 @@ def _kit_folder(root: Path, build: Callable[[Path], KitReport]) -> KitReport:
     try:
         root.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".{root.name}.partial-", dir=root.parent))
-        os.chmod(work, 0o777 & ~_umask())  # a folder like any other, once renamed
+        os.chmod(work, 0o777 & ~current_umask())  # a folder like any other, once renamed
     except OSError as e:
         raise ValueError(
             f"root must be a folder that can be created and written; {str(root)!r}: "

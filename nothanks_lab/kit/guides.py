@@ -80,7 +80,7 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     cells = exercise_cells(nb)
     if not cells:
         lines.append(_("This lesson has no self-check exercises."))
-    from ..lessons import EXERCISES, _accepted
+    from ..lessons import EXERCISES, accepted_answers
 
     # A key checked outside an exercise cell is a worked example: the lesson shows its answer.
     asked = {ex.key for ex in cells}
@@ -95,7 +95,7 @@ def guide_markdown(stem: str, nb: Any, notes: LessonNotes | None = None) -> str:
     items += [(_("Worked example in the lesson"), key) for key in dict.fromkeys(worked)]
     for label, key in items:
         s = solution(key)
-        accepted = _accepted(key)
+        accepted = accepted_answers(key)
         lines += [
             f"### {label}: `{key}`",
             "",

@@ -34,7 +34,8 @@ TEACHER_TAGS = frozenset({"solution", "teacher", "check"})
 _CHECK = re.compile(r"check_answer\(\s*(['\"])(?P<key>\w+)\1\s*,\s*(?P<var>[A-Za-z_]\w*)\s*\)")
 # What a student notebook must never call: anything that computes or reveals a solution.
 _LEAK = re.compile(
-    r"\b_solution\b|\b_solve\b|\.solution\b|\blessons\._[A-Za-z]\w*"
+    r"\b(?:solution_value|exact_answer|accepted_answers)\b"  # the teacher's side of lessons
+    r"|\b_solution\b|\b_solve\b|\.solution\b|\blessons\._[A-Za-z]\w*"
     r"|from\s+nothanks_lab\.lessons\s+import\s+[^\n]*\b_[A-Za-z]"
 )
 

@@ -70,7 +70,7 @@ def solution(key: str) -> Solution:
     from .. import lessons
 
     ex = lessons.exercise(key)
-    value = lessons._solution(key)  # the teacher's side of the package: allowed here
+    value = lessons.solution_value(key)  # the teacher's side of the package: allowed here
     return Solution(
         key=key,
         question=_(ex.question),

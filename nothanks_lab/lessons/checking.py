@@ -24,7 +24,7 @@ import numpy as np
 
 from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_separator, ngettext
 from .exercise import Exercise, Feedback
-from .keys import _exact, exercise
+from .keys import exact_answer, exercise
 
 __all__ = ["check_answer"]
 
@@ -285,7 +285,7 @@ def check_answer(key: str, answer: Any) -> Feedback:
         return Feedback(key, reading.status, reading.message)
     if isinstance(reading, str):
         return Feedback(key, "wrong", reading)
-    return _verdict(ex, _exact(key), reading)
+    return _verdict(ex, exact_answer(key), reading)
 
 
 def _as_written(shown: str) -> str:
@@ -368,15 +368,15 @@ def _fixed(value: Fraction, places: int) -> str:
     return f"-{text}" if value < 0 else text
 
 
-def _accepted(key: str) -> str:
+def accepted_answers(key: str) -> str:
     """What `check_answer` accepts for exercise `key`, for the teacher (it holds the answer),
     in the language in use (decimals with its decimal mark).
 
-    >>> _accepted("break_even_20")
+    >>> accepted_answers("break_even_20")
     'accepted: 19 (also 19.0)'
     """
     ex = exercise(key)
-    exact = _exact(key)
+    exact = exact_answer(key)
     d = ex.digits
     sep = fmt_separator()
     if exact.denominator == 1:

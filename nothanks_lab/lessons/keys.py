@@ -7,9 +7,9 @@ kit is written. Every answer is exact, an int or a :class:`~fractions.Fraction`:
 uniformly removed cards is a count of removed sets over all of them (the package's chance,
 written over that count), a mean of integer scores is a fraction, and the exact solver's
 values are fractions with small denominators. :data:`EXERCISES` holds the exercises by key,
-:func:`exercises` lists the keys of a lesson and :func:`exercise` shows one question; ``_exact``
-and ``_solution`` are the teacher's side (the tests and :mod:`nothanks_lab.kit` call them, a
-student notebook never does).
+:func:`exercises` lists the keys of a lesson and :func:`exercise` shows one question;
+``exact_answer`` and ``solution_value`` are the teacher's side (the tests and
+:mod:`nothanks_lab.kit` call them, a student notebook never does).
 """
 
 from __future__ import annotations
@@ -584,7 +584,7 @@ def exercise(key: str) -> Exercise:
 _ANSWERS: dict[Exercise, Fraction] = {}
 
 
-def _exact(key: str) -> Fraction:
+def exact_answer(key: str) -> Fraction:
     """The exact answer of exercise `key` as a fraction (the teacher's side), computed once."""
     ex = exercise(key)
     if ex not in _ANSWERS:
@@ -595,6 +595,6 @@ def _exact(key: str) -> Fraction:
     return _ANSWERS[ex]
 
 
-def _solution(key: str) -> float:
+def solution_value(key: str) -> float:
     """The exact answer of exercise `key` as a float, computed now (tests and the kit)."""
-    return float(_exact(key))
+    return float(exact_answer(key))

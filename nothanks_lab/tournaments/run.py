@@ -250,7 +250,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     """
     from ..deals import deal_decks
     from ..fast import fast_table
-    from ..simulation import _outcome, check_outcomes, simulate
+    from ..simulation import check_outcomes, chunk_result, simulate
 
     plan = chunk.plan
     n_seats = len(plan.lineups[0])
@@ -279,7 +279,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
                 count=len(d),
             )
             names = tuple(policy_name(plan.policies[b]) for b in seating)
-            r = _outcome(points, chips, moves, names, None, 0)
+            r = chunk_result(points, chips, moves, names, None, 0)
             check_outcomes(r, chunk.rules, decks=d, games=chunk.start + rows)
         else:
             policies = _fresh_policies(plan.policies, chunk.seed, key)
@@ -308,7 +308,7 @@ def _play_chunk_lockstep(chunk: _Chunk, games: _Games, decks: np.ndarray) -> _Su
     """`_play_chunk` for a field with batched bots (bots in processes of their own): every
     game of the chunk at once, each such bot asked for all its waiting decisions in one message
     (:mod:`.lockstep`); the same games and results as one game after another."""
-    from ..simulation import _outcome, check_outcomes
+    from ..simulation import check_outcomes, chunk_result
     from .lockstep import play_lockstep
 
     plan = chunk.plan
@@ -327,7 +327,7 @@ def _play_chunk_lockstep(chunk: _Chunk, games: _Games, decks: np.ndarray) -> _Su
         chips = np.array([o[1] for o in out], dtype=np.int64)
         moves = np.array([o[2] for o in out], dtype=np.int64)
         names = tuple(policy_name(plan.policies[b]) for b in seating)
-        r = _outcome(points, chips, moves, names, None, 0)
+        r = chunk_result(points, chips, moves, names, None, 0)
         check_outcomes(r, chunk.rules, decks=decks[rows], games=chunk.start + rows)
         decisions += int(moves.sum())
         games.bots[slot, rows] = seating
