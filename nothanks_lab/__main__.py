@@ -559,13 +559,48 @@ def _run(args: argparse.Namespace, flags: Mapping[str, str]) -> str:
     return records_table(result.to_records(), args.format)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a scheduler) reached the command: it stops as on Ctrl-C."""
+
+
+@contextmanager
+def _sigterm_stops() -> Any:
+    """SIGTERM raises `Terminated` in this process while the command runs, so it unwinds as on
+    Ctrl-C (workers stopped, temporary files removed, nothing half-written, one line said).
+    A process forked meanwhile (a worker) that inherits the handler dies of SIGTERM as before."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    me = os.getpid()
+
+    def stop(signum: int, frame: object) -> None:
+        if os.getpid() != me:  # a forked child: the default action, at once
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m nothanks_lab`` and the ``nothanks-lab`` script."""
     try:
-        out = run(argv)
+        with _sigterm_stops():
+            out = run(argv)
     except (ValueError, TypeError) as e:  # bad input, wherever it was found: no traceback
         print(_("error: {problem}").format(problem=e), file=sys.stderr)
         return 2
+    except Terminated:  # SIGTERM: as Ctrl-C, with the signal's own exit status
+        print(_("stopped (SIGTERM): stopped before the end, no result"), file=sys.stderr)
+        return 143
     except KeyboardInterrupt:  # Ctrl-C: the run has stopped its workers; no traceback
         print(_("interrupted (Ctrl-C): stopped before the end, no result"), file=sys.stderr)
         return 130

@@ -45,6 +45,12 @@ class Action(enum.Enum):
     def __str__(self) -> str:
         return "Take" if self is Action.TAKE else "No Thanks!"
 
+    @property
+    def label(self) -> str:
+        """The move as the table's buttons name it, in the language in use (``Pegar`` in
+        Portuguese); ``str`` of a move stays English, as its ``name`` does."""
+        return _("Take") if self is Action.TAKE else _("No Thanks!")
+
 
 class IllegalActionError(ValueError):
     """A move the rules do not allow now (passing with no chips, any move after the end)."""

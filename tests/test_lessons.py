@@ -195,6 +195,9 @@ ODD_ANSWERS = [
     ("p28_start", "Fraction(8, 11)", "right", "exactly"),
     ("p28_start", "0.7272727272", "right", "truncated to 10"),
     ("p28_start", 0.7272727, "right", "to 7 decimal places"),
+    # Python's float of 24/33 is also its rounding to 16 places; a student typed no rounding.
+    ("p28_start", 24 / 33, "right", "a computed value"),
+    ("p28_start", "0.7272727272727273", "right", "a computed value"),
     # 23/62 = 0.37096...: "0.370" is its truncation; 0.37 has two places, too few.
     ("p27_28_29_start", "0.370", "right", "truncated to 3"),
     ("p27_28_29_start", 0.37, "close", "rounded to 2 decimal places"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import re
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -89,10 +90,16 @@ def _executed(nb: Any, cwd: Path, timeout: int) -> Any:
                 cell.execution_count -= 1
         setup.execution_count = None
     except Exception as e:  # a failing cell, a timeout, a dead kernel: say which lesson
-        first = str(e).strip().splitlines()
+        lines = str(e).strip().splitlines()
+        if lines:
+            why = lines[-1]
+        else:  # an exception with no message: where it was raised instead
+            tb = traceback.extract_tb(e.__traceback__)
+            why = f"{Path(tb[-1].filename).name}, line {tb[-1].lineno}" if tb else repr(e)
         raise HandoutError(
-            f"the lesson failed while running for its handout ({type(e).__name__}): "
-            f"{first[-1] if first else e}"
+            _("the lesson failed while running for its handout ({kind}): {why}").format(
+                kind=type(e).__name__, why=why
+            )
         ) from e
     return run
 

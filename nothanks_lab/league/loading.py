@@ -16,6 +16,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, ngettext
 from ..rules import Rules
 from ..tournaments.sandbox import _error_text, _line_in, _module_of
 from ..validate import check_number
@@ -149,18 +150,27 @@ class LeagueEntries:
         left_out = ", ".join(r.name for r in self.rejections) or "none"
         return f"LeagueEntries(ready: {', '.join(self.names) or 'none'}; left out: {left_out})"
 
+    def _ready(self, names: str) -> str:
+        n = len(self.bots)
+        return ngettext("{n} bot ready: {names}", "{n} bots ready: {names}", n).format(
+            n=n, names=names or _("none")
+        )
+
+    def _left_out(self) -> str:
+        n = len(self.rejections)
+        return ngettext("{n} left out:", "{n} left out:", n).format(n=n)
+
     def __str__(self) -> str:
-        lines = [f"{len(self.bots)} bots ready: {', '.join(self.names) or 'none'}"]
+        lines = [self._ready(", ".join(self.names))]
         if self.rejections:
-            lines.append(f"{len(self.rejections)} left out:")
+            lines.append(self._left_out())
             lines.append(_left_out_lines(self.rejections))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        ready = ", ".join(f"<b>{html.escape(n)}</b>" for n in self.names) or "none"
-        out = f"<p>✔ {len(self.bots)} bots ready: {ready}</p>"
+        out = f"<p>✔ {self._ready(', '.join(f'<b>{html.escape(n)}</b>' for n in self.names))}</p>"
         if self.rejections:
-            out += f"<p>✘ {len(self.rejections)} left out:</p>{_left_out_html(self.rejections)}"
+            out += f"<p>✘ {html.escape(self._left_out())}</p>{_left_out_html(self.rejections)}"
         return out
 
 

@@ -9,11 +9,13 @@ the win shares with students in orange.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..i18n import _
 from ..tournaments import TournamentResult
 from .student import Rejection, _left_out_html, _left_out_lines
 
@@ -88,11 +90,12 @@ class LeagueResult:
     def __str__(self) -> str:
         out = str(self.tournament)
         if self.rejections:
-            out += "\nLeft out:\n" + _left_out_lines(self.rejections)
+            out += "\n" + _("Left out:") + "\n" + _left_out_lines(self.rejections)
         return out
 
     def _repr_html_(self) -> str:
         out = self.tournament._repr_html_()
         if self.rejections:
-            out += f"<p><b>Left out</b></p>{_left_out_html(self.rejections)}"
+            heading = html.escape(_("Left out"))
+            out += f"<p><b>{heading}</b></p>{_left_out_html(self.rejections)}"
         return out

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..engine import Action
+from ..i18n import N_, _, fmt_decimal, ngettext
 from ..play import PolicyError, policy_name
 from ..tournaments.sandbox import _error_text, _line_in, _short_repr
 from ..view import PlayerView
@@ -188,10 +189,17 @@ class Rejection:
     @property
     def message(self) -> str:
         """The whole message: who, what went wrong, what to change, and the position."""
-        who = f"Bot '{self.name}'" + (f" ({self.file})" if self.file else "")
-        text = f"{who} is left out of the league: {self.problem}. {self.advice}"
+        if self.file:
+            who = _("Bot '{name}' ({file})").format(name=self.name, file=self.file)
+        else:
+            who = _("Bot '{name}'").format(name=self.name)
+        text = _("{who} is left out of the league: {problem}. {advice}").format(
+            who=who, problem=self.problem, advice=self.advice
+        )
         if self.view is not None:
-            text += f" The position: {describe_position(self.view)}."
+            text += " " + _("The position: {position}.").format(
+                position=describe_position(self.view)
+            )
         return text
 
     def __str__(self) -> str:
@@ -226,29 +234,37 @@ def describe_position(view: PlayerView) -> str:
 and 11 chips; seat 2 holds no cards and 11 chips; 20 cards still face down'
     """
 
+    def chips(n: int) -> str:
+        return ngettext("{n} chip", "{n} chips", n).format(n=n)
+
     def holding(seat: int) -> str:
-        cards = ", ".join(map(str, view.hands[seat])) or "no cards"
-        chips = view.chips[seat]
-        return f"{cards} and {chips} chip{'s' * (chips != 1)}"
+        cards = ", ".join(map(str, view.hands[seat])) or _("no cards")
+        return _("{cards} and {chips}").format(cards=cards, chips=chips(view.chips[seat]))
 
     if view.active_card is None:
-        head = f"the round is over; seat {view.seat} holds {holding(view.seat)}"
-    else:
-        pot = f"{view.pot} chip{'s' * (view.pot != 1)}"
-        head = (
-            f"seat {view.seat} to play on card {view.active_card} with {pot} on it, holding "
-            f"{holding(view.seat)}"
+        head = _("the round is over; seat {seat} holds {holding}").format(
+            seat=view.seat, holding=holding(view.seat)
         )
-    others = [f"seat {s} holds {holding(s)}" for s in range(view.n_players) if s != view.seat]
-    left = f"{view.cards_left} card{'s' * (view.cards_left != 1)} still face down"
+    else:
+        head = _("seat {seat} to play on card {card} with {pot} on it, holding {holding}").format(
+            seat=view.seat, card=view.active_card, pot=chips(view.pot), holding=holding(view.seat)
+        )
+    others = [
+        _("seat {seat} holds {holding}").format(seat=s, holding=holding(s))
+        for s in range(view.n_players)
+        if s != view.seat
+    ]
+    left = ngettext(
+        "{n} card still face down", "{n} cards still face down", view.cards_left
+    ).format(n=view.cards_left)
     return "; ".join([head, *others, left])
 
 
-_TRY_IT = (
+_TRY_IT = N_(
     "Try act(view) on this position in a cell to see the error with its traceback (the "
     "position is the rejection's view)."
 )
-_RETURN_A_MOVE = (
+_RETURN_A_MOVE = N_(
     "act must return Action.TAKE or Action.PASS on every path (from nothanks_lab import Action)."
 )
 
@@ -261,24 +277,33 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
         problem, advice = str(cause.problem), str(cause.advice)  # type: ignore[union-attr]
     elif isinstance(cause, _TimeUp):
         calls, seconds = getattr(bot, "calls", 0), getattr(bot, "seconds", 0.0)
-        pace = f"; {calls} decisions, the stopped one too, took {seconds:.2f} s" if calls else ""
-        problem = f"it took too long to decide, and was {cause} (the time limit){pace}"
-        advice = "Make sure every loop in act ends, and keep each decision quick."
+        pace = (
+            _("; {calls} decisions, the stopped one too, took {seconds} s").format(
+                calls=calls, seconds=fmt_decimal(seconds, 2)
+            )
+            if calls
+            else ""
+        )
+        problem = _("it took too long to decide, and was {cause} (the time limit){pace}").format(
+            cause=cause, pace=pace
+        )
+        advice = _("Make sure every loop in act ends, and keep each decision quick.")
     elif cause is not None:
-        problem = f"its act(view) raised {_error_text(cause)}{_line_in(cause, bot.path)}"
-        advice = _TRY_IT
+        problem = _("its act(view) raised {error}{where}").format(
+            error=_error_text(cause), where=_line_in(cause, bot.path)
+        )
+        advice = _(_TRY_IT)
     else:
         answer = bot.last_answer
         if answer is Action.PASS and view.my_chips == 0:
-            problem = "it said No Thanks! with no chips left (a player with no chips must take)"
-            advice = "Check view.my_chips first: if it is 0, return Action.TAKE."
+            problem = _("it said No Thanks! with no chips left (a player with no chips must take)")
+            advice = _("Check view.my_chips first: if it is 0, return Action.TAKE.")
         elif answer is None:
-            problem = "its act(view) returned None (a missing return?)"
-            advice = _RETURN_A_MOVE
+            problem = _("its act(view) returned None (a missing return?)")
+            advice = _(_RETURN_A_MOVE)
         else:
-            problem = (
-                f"its act(view) answered {_short_repr(answer)} (a {type(answer).__name__}), "
-                "which is not a move"
+            problem = _("its act(view) answered {answer} (a {kind}), which is not a move").format(
+                answer=_short_repr(answer), kind=type(answer).__name__
             )
-            advice = _RETURN_A_MOVE
+            advice = _(_RETURN_A_MOVE)
     return Rejection(bot.name, bot.file, stage, problem, advice, view)

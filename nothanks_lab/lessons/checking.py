@@ -34,6 +34,9 @@ MAX_CHARS = 200
 MAX_EXPONENT = 400
 #: A decimal with this many significant digits is a computed float, checked to 1e-9 relative.
 COMPUTED_DIGITS = 10
+#: Significant digits from which a decimal is a float as Python prints it (``24 / 33`` is
+#: ``0.7272727272727273``): called a computed value, never "rounded to 16 decimal places".
+FLOAT_DIGITS = 15
 _RELATIVE = Fraction(1, 10**9)
 # 10**400 has 1329 bits: a larger int or fraction part is refused before any arithmetic.
 _MAX_BITS = 1330
@@ -208,7 +211,8 @@ def _judge(ex: Exercise, exact: Fraction, value: Fraction, r: _Reading) -> tuple
         return None
     # A decimal "0.0" of a tiny nonzero answer is no rounding worth the name: it needs a digit.
     kind = _kind(value, exact, r.places) if value != 0 else None
-    if kind is not None and r.places >= ex.digits:
+    # A float as Python prints it (15 or more digits) is a computation, not a rounding typed.
+    if kind is not None and r.places >= ex.digits and r.significant < FLOAT_DIGITS:
         return "right", _("{kind} to {places}").format(kind=_(kind), places=_places(r.places))
     if r.significant >= COMPUTED_DIGITS and abs(value - exact) <= _RELATIVE * abs(exact):
         return "right", _("agreeing to 1e-9 (a computed value)")

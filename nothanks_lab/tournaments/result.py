@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..bots.specs import bot_label
-from ..i18n import _, fmt_decimal, fmt_int, fmt_percent
+from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent
 from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import Interval, fmt_number, mean_interval, share_difference_interval, share_interval
@@ -96,7 +96,14 @@ class Comparison(Interval):
 
     def __str__(self) -> str:
         ci = fmt_ci(self.low, self.high, 4, signed=True)
-        return f"{self.a} - {self.b} {self.metric}: {fmt_decimal(self.diff, 4, sign=True)} {ci}"
+        what = _(_METRIC_WORDS.get(self.metric, self.metric))
+        return _("{a} - {b}, difference in {what}: {value} {ci}").format(
+            a=self.a, b=self.b, what=what, value=fmt_decimal(self.diff, 4, sign=True), ci=ci
+        )
+
+
+#: The metrics of a comparison in words (a printed difference says what it is a difference of).
+_METRIC_WORDS = {"win_share": N_("win share"), "mean_score": N_("mean score")}
 
 
 @dataclass(frozen=True, eq=False)
