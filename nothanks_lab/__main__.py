@@ -564,10 +564,12 @@ class Terminated(KeyboardInterrupt):
 
 
 @contextmanager
-def _sigterm_stops() -> Any:
+def _sigterm_stops(stopped: list[int]) -> Any:
     """SIGTERM raises `Terminated` in this process while the command runs, so it unwinds as on
-    Ctrl-C (workers stopped, temporary files removed, nothing half-written, one line said).
-    A process forked meanwhile (a worker) that inherits the handler dies of SIGTERM as before."""
+    Ctrl-C (workers stopped, temporary files removed, nothing half-written, one line said), and
+    is noted in `stopped`: whatever error the unwinding meets after it (``timeout`` signals the
+    whole group, so a lesson's kernel dies too) is a consequence of the stop. A process forked
+    meanwhile (a worker) that inherits the handler dies of SIGTERM as before."""
     import signal
     import threading
 
@@ -581,6 +583,7 @@ def _sigterm_stops() -> Any:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTERM)
             return
+        stopped.append(signum)
         raise Terminated
 
     before = signal.signal(signal.SIGTERM, stop)
@@ -592,16 +595,28 @@ def _sigterm_stops() -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m nothanks_lab`` and the ``nothanks-lab`` script."""
+    stopped: list[int] = []
     try:
-        with _sigterm_stops():
-            out = run(argv)
+        try:
+            with _sigterm_stops(stopped):
+                out = run(argv)
+        except BaseException as e:
+            if stopped and not isinstance(e, Terminated):  # an error on the way out of a stop
+                raise Terminated from None
+            raise
     except (ValueError, TypeError) as e:  # bad input, wherever it was found: no traceback
         print(_("error: {problem}").format(problem=e), file=sys.stderr)
         return 2
     except Terminated:  # SIGTERM: as Ctrl-C, with the signal's own exit status
         print(_("stopped (SIGTERM): stopped before the end, no result"), file=sys.stderr)
         return 143
-    except KeyboardInterrupt:  # Ctrl-C: the run has stopped its workers; no traceback
+    except KeyboardInterrupt as e:  # Ctrl-C: the run has stopped its workers; no traceback
+        if type(e).__name__ == "HandoutInterrupted":  # the kit's export, whose lessons' runs
+            # take Ctrl-C and SIGTERM alike (nbclient stops the kernel on either)
+            print(
+                _("stopped (Ctrl-C or SIGTERM) while a lesson ran: no kit written"), file=sys.stderr
+            )
+            return 130
         print(_("interrupted (Ctrl-C): stopped before the end, no result"), file=sys.stderr)
         return 130
     except SystemExit:  # argparse's own exits (--help, usage errors) keep their status

@@ -665,3 +665,39 @@ def test_a_failed_export_leaves_no_partial_kit(
     assert [p.name for p in tmp_path.iterdir()] == ["old"]
     new = kit.export(tmp_path / "fresh", lessons=[stem], handouts=False, pdf=False).root
     assert new.stat().st_mode & 0o077, "a new kit folder is not private to its maker"
+
+
+@pytest.mark.slow
+def test_export_stopped_by_sigterm_while_a_lesson_runs_says_so_and_writes_no_kit(
+    tmp_path: Path,
+) -> None:
+    # nbclient takes SIGTERM and Ctrl-C itself while a lesson runs (it shuts the kernel down),
+    # and the run then failed as "the lesson failed ... (AssertionError):" with no text.
+    import signal
+    import time
+
+    out = tmp_path / "kit"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "nothanks_lab", "lessons", "export", str(out), "--no-pdf"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NOTHANKS_LAB_LANG": "en"},
+    )
+    try:
+        assert p.stderr is not None
+        for line in p.stderr:  # the progress lines: wait until a lesson's kernel is running
+            if "handout (executing)" in line:
+                break
+        time.sleep(3)
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err[-2000:]
+    assert err.strip().splitlines()[-1] == (
+        "stopped (Ctrl-C or SIGTERM) while a lesson ran: no kit written"
+    ), err[-2000:]
+    assert not out.exists() and not any(tmp_path.iterdir()), list(tmp_path.iterdir())

@@ -526,7 +526,9 @@ with contextlib.ExitStack() as stack:
 """
 
 
-def interrupt_after_start(args: list[str], *, group: bool) -> tuple[float, str, int, list[int]]:
+def interrupt_after_start(
+    args: list[str], *, group: bool, sig: int = signal.SIGINT
+) -> tuple[float, str, int, list[int]]:
     """Start `args` in a session of its own; when it writes its first byte to stdout (child
     scripts) or stderr (the CLI's progress bar), wait a second and send SIGINT, to the whole
     process group like a terminal's Ctrl-C (`group`) or to the main process only like
@@ -545,7 +547,7 @@ def interrupt_after_start(args: list[str], *, group: bool) -> tuple[float, str, 
         time.sleep(1.0)
         before = _group_alive(p.pid)
         t = time.monotonic()
-        os.killpg(p.pid, signal.SIGINT) if group else os.kill(p.pid, signal.SIGINT)
+        os.killpg(p.pid, sig) if group else os.kill(p.pid, sig)
         _, err = p.communicate(timeout=60)
         elapsed = time.monotonic() - t
     finally:
@@ -589,5 +591,22 @@ def test_cli_exits_130_with_one_line_on_ctrl_c(workers: list[str]) -> None:
     # what stays on the screen: the progress bar is cleared, the message is one line
     lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith("tournament:")]
     assert lines == ["interrupted (Ctrl-C): stopped before the end, no result"], err
+    assert elapsed < 5, f"took {elapsed:.1f} s to stop"
+    assert len(before) == (3 if workers else 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]], ids=["serial", "workers"])
+def test_cli_exits_143_with_one_line_on_sigterm(workers: list[str]) -> None:
+    # `timeout`, `kill` and schedulers send SIGTERM to the command alone: it stops as on
+    # Ctrl-C (workers stopped, nothing left running) instead of dying mid-write or, in the
+    # kit's export, reporting a kernel torn down under it as an empty AssertionError.
+    args = [sys.executable, "-m", "nothanks_lab", "tournament", "--bots", "marginal", "random"]
+    args += ["random", "--games", "3000000", *workers]
+    elapsed, err, code, before = interrupt_after_start(args, group=False, sig=signal.SIGTERM)
+    assert code == 143, err[-2000:]
+    assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith("tournament:")]
+    assert lines == ["stopped (SIGTERM): stopped before the end, no result"], err
     assert elapsed < 5, f"took {elapsed:.1f} s to stop"
     assert len(before) == (3 if workers else 1)

@@ -65,6 +65,10 @@ class HandoutError(RuntimeError):
     """A lesson could not be executed for its handout (a cell failed or timed out)."""
 
 
+class HandoutInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM arrived while a lesson ran for its handout (its kernel is stopped)."""
+
+
 # ------------------------------------------------------------------ handouts
 def _executed(nb: Any, cwd: Path, timeout: int) -> Any:
     import nbformat
@@ -90,6 +94,14 @@ def _executed(nb: Any, cwd: Path, timeout: int) -> Any:
                 cell.execution_count -= 1
         setup.execution_count = None
     except Exception as e:  # a failing cell, a timeout, a dead kernel: say which lesson
+        stop = _interruption(e)
+        if stop is not None:  # Ctrl-C, and nbclient's clean-up failed after it
+            raise stop from None
+        # nbclient handles SIGINT and SIGTERM itself while a notebook runs: it shuts the kernel
+        # down (noted in this attribute) and the run then fails with whatever error that
+        # gives (an AssertionError in its clean-up): a stop by the user, not a broken lesson.
+        if getattr(client, "_async_cleanup_kernel_future", None) is not None:
+            raise HandoutInterrupted from None
         lines = str(e).strip().splitlines()
         if lines:
             why = lines[-1]
@@ -102,6 +114,20 @@ def _executed(nb: Any, cwd: Path, timeout: int) -> Any:
             )
         ) from e
     return run
+
+
+def _interruption(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or the CLI's SIGTERM, a `KeyboardInterrupt` too) that `exc` happened while
+    handling, if any: nbclient tears the kernel down in a ``finally`` whose own error would
+    otherwise hide the stop."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__context__
+    return None
 
 
 def handout_html(
