@@ -118,7 +118,8 @@ def run_league(
         chunk_size: deals per unit of work (default: a tenth of `n_games`, so the bar moves;
             a quarter when bots play in processes and no other bot keeps a generator: each
             process is asked the decisions of a chunk's games together, so fewer and fuller
-            messages, and the numbers do not depend on the chunks).
+            messages, and the numbers do not depend on the chunks; at most 1,000 deals, whose
+            games are all set up at once).
         confidence: level of the intervals.
         screen_rounds, max_ms, time_limit: the screening of bots given directly or by folder
             (see `screen_bot`).
@@ -151,8 +152,10 @@ def run_league(
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
     students, rejections = _entries(folder_or_bots, screen, time_limit, isolate)
     if chunk_size is None:  # bots in processes: fewer, fuller batches (`tournaments.lockstep`)
-        batched = lockstep_ready([*students, *builtin_policies])
-        chunk_size = max(1, -(-n_games // (4 if batched else 10)))
+        if lockstep_ready([*students, *builtin_policies]):  # at most _BATCHED_DEALS a chunk
+            chunk_size = max(1, min(-(-n_games // 4), _BATCHED_DEALS))
+        else:
+            chunk_size = max(1, -(-n_games // 10))
     try:
         return _play_league(
             students,
@@ -173,6 +176,11 @@ def run_league(
             close = getattr(bot.policy, "close", None)
             if callable(close):
                 close()  # an isolated bot's process ends with the league (or its Ctrl-C)
+
+
+#: Most deals of a default chunk when bots play in processes: its games are dealt, copied and
+#: played at once (lockstep), so a huge league's chunk is bounded in memory and set-up time.
+_BATCHED_DEALS = 1000
 
 
 def _play_league(
