@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import enum
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -405,11 +405,30 @@ class Game:
         """Play to the end: each move is ``ask(policies[seat], view, legal moves)``, which must
         return a legal move (`nothanks_lab.play.ask` checks it).
 
+        The hot loop of every act(view) bot (`_decisions` with no seat answered from outside).
+        """
+        for _view in self._decisions(policies, ask, (False,) * len(self._chips)):
+            raise AssertionError("no seat is answered from outside")  # pragma: no cover
+
+    def _decisions(
+        self,
+        policies: Sequence[object],
+        ask: Callable[[object, PlayerView, tuple[Action, ...]], Action],
+        outside: Sequence[bool],
+    ) -> Generator[PlayerView, Action, None]:
+        """Play to the end, yielding the view of each decision of a seat with `outside` true
+        and playing the move sent back (a legal one: the caller checks it); every other move
+        is ``ask(policies[seat], view, legal moves)``, which must return a legal move.
+
         The hot loop of every act(view) bot, on local values: the chips a list, the hands
         tuples shared by every view until the next take, one unchecked view per decision.
         Its moves are `core.step`'s on those values (a call into core's batch of one per
         decision would cost more than the rest of the loop); ``tests/test_engine_fast.py``
-        proves them equal. The core state is written back at the end or on a policy error.
+        proves them equal. The core state is written back at the end, on a policy error, and
+        when the generator is closed unfinished (`Game`'s properties are read back then; until
+        then they show the position where the loop started). Many games paused at their
+        outside seats let a lockstep ask a bot in another process the decisions of all of them
+        in one message (`nothanks_lab.tournaments.lockstep`).
         """
         s, rules = self._core, self._rules
         chips = list(self._chips)
@@ -442,7 +461,12 @@ class Game:
                     fields["chips"] = tuple(chips)
                     view = new(view_type)
                     set_fields(view, "__dict__", fields)
-                    action = ask(policies[seat], view, _BOTH if mine > 0 else _TAKE_ONLY)
+                    if outside[seat]:
+                        action = yield view
+                        if action is not take_move and (action is not Action.PASS or not mine):
+                            raise IllegalActionError(f"illegal move {action!r} for seat {seat}")
+                    else:
+                        action = ask(policies[seat], view, _BOTH if mine > 0 else _TAKE_ONLY)
                     record((seat, action, card, pot))
                     if action is take_move:  # core.step(take=True)
                         hands = _with_card(hands, seat, card)

@@ -116,6 +116,81 @@ def test_play_loop_agrees_with_core_step_on_random_move_sequences(block: int) ->
     assert decisions > 500 * 5  # real rounds were played, not empty ones
 
 
+def _one_paused_sequence(seed: int) -> int:
+    """One seeded random round through `Game._decisions` with some seats answered from
+    outside (the generator pauses at them, as a lockstep does) and through `core.step`."""
+    rng = np.random.default_rng(10_000 + seed)
+    rules, counts = VARIANTS[seed % len(VARIANTS)]
+    n = int(rng.choice(counts))
+    deck = rng.permutation(np.array(rules.cards))[: rules.n_in_play]
+    first = int(rng.integers(n))
+    outside = [bool(rng.random() < 0.5) for _ in range(n)]
+    bot = _Coin(rng, float(rng.uniform(0.0, 1.0)), None)
+    g = nt.Game(n, rules=rules, deck=deck, first_player=first)
+    s = core.new_state(deck[None, :], n, rules.starting_chips(n), first)
+    shown: list[nt.PlayerView] = []
+
+    def ask(policy: object, view: nt.PlayerView, legal: tuple[nt.Action, ...]) -> nt.Action:
+        assert not outside[view.seat], f"seed {seed}: an outside seat was asked in process"
+        assert legal == ((TAKE, PASS) if view.can_pass else (TAKE,))
+        shown.append(view)
+        return bot.act(view)
+
+    play = g._decisions([bot] * n, ask, outside)
+    try:
+        view = next(play)
+        while True:
+            assert outside[view.seat], f"seed {seed}: paused at an in-process seat"
+            shown.append(view)
+            view = play.send(bot.act(view))
+    except StopIteration:
+        pass
+    events = g.history
+    assert len(events) == len(shown) and g.is_over
+    for view, event in zip(shown, events, strict=True):
+        assert _shown(view) == _position(s), f"seed {seed}: view differs from core's position"
+        assert view.can_pass == bool(core.can_pass(s, 0))
+        assert (event.seat, event.card, event.pot) == _position(s)[:3]
+        core.step(s, 0, event.action is TAKE)
+    assert _of_game(g) == _position(s), f"seed {seed}: the game's end differs from core's"
+    for a, b in zip(g._state, s, strict=True):
+        assert np.array_equal(a, b), f"seed {seed}: the written-back core state differs"
+    return sum(outside[e.seat] for e in events)
+
+
+def test_paused_play_loop_agrees_with_core_step_on_random_move_sequences() -> None:
+    """1,000 seeded rounds with random seats answered from outside (a lockstep's batched
+    bots): the same views and moves as `core.step`, and outside seats are really paused at."""
+    outside_moves = sum(_one_paused_sequence(seed) for seed in range(1000))
+    assert outside_moves > 1000 * 5
+
+
+def test_paused_play_loop_refuses_an_illegal_outside_move_and_writes_back_when_closed() -> None:
+    """An outside move that is not legal (a pass with no chips, not a move) is an
+    `IllegalActionError`; a loop closed while paused leaves the game at its position."""
+    rules = nt.Rules(low_card=3, high_card=12, n_removed=0, chips=((3, 1),))
+    g = nt.Game(3, rules=rules, deck=range(3, 13))
+    play = g._decisions([None] * 3, lambda p, v, legal: PASS, [True, False, False])
+    view = next(play)
+    assert view.seat == 0 and view.my_chips == 1
+    view = play.send(PASS)  # seats 1 and 2 pass in process; seat 0 is on card 3 again
+    assert (view.seat, view.pot, view.my_chips) == (0, 3, 0)
+    with pytest.raises(nt.IllegalActionError):
+        play.send(PASS)
+    g2 = nt.Game(3, rules=rules, deck=range(3, 13))
+    play2 = g2._decisions([None] * 3, lambda p, v, legal: PASS, [True, False, False])
+    next(play2)
+    with pytest.raises(nt.IllegalActionError):
+        play2.send("take")  # type: ignore[arg-type]
+    g3 = nt.Game(3, rules=rules, deck=range(3, 13))
+    play3 = g3._decisions([None] * 3, lambda p, v, legal: PASS, [True, False, False])
+    next(play3)
+    play3.send(TAKE)  # seat 0 takes 3 and is asked again on 4
+    play3.close()
+    assert g3.hands == ((3,), (), ()) and g3.active_card == 4 and g3.current_player == 0
+    assert len(g3.history) == 1
+
+
 def _view_where_threshold_matters() -> nt.PlayerView:
     """A view of seat 0 on card 30 with an empty hand and no pot: cost 30, passing allowed."""
     deck = [30, *[c for c in range(3, 36) if c != 30][:23]]

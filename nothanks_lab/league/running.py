@@ -21,6 +21,7 @@ from ..bots import SlowPathWarning
 from ..play import PolicyError, policy_name
 from ..rules import Rules
 from ..tournaments import tournament
+from ..tournaments.lockstep import lockstep_ready
 from ..validate import MAX_GAMES, MAX_SCREEN_ROUNDS, check_count, check_players, check_rules
 from .loading import LeagueEntries, collect_bots
 from .screening import (
@@ -114,7 +115,11 @@ def run_league(
             whole field (students meet each other too; far more games).
         progress: show a progress bar while the tournament runs.
         workers: local worker processes (default 1).
-        chunk_size: deals per unit of work (default: a tenth of `n_games`, so the bar moves).
+        chunk_size: deals per unit of work (default: a tenth of `n_games`, so the bar moves;
+            a quarter when bots play in processes and no other bot keeps a generator: each
+            process is asked the decisions of a chunk's games together, so fewer and fuller
+            messages, and the numbers do not depend on the chunks; at most 1,000 deals, whose
+            games are all set up at once).
         confidence: level of the intervals.
         screen_rounds, max_ms, time_limit: the screening of bots given directly or by folder
             (see `screen_bot`).
@@ -135,8 +140,6 @@ def run_league(
         raise ValueError(f"lineups must be 'gauntlet' or 'round robin'; got {lineups!r}")
     builtin_policies = _builtin_policies(builtins)
     _league_lineups(1, len(builtin_policies), n_players, lineups)  # refuse a bad setup early
-    if chunk_size is None:
-        chunk_size = max(1, -(-n_games // 10))
     screen = {
         "builtins": builtins,
         "n_players": n_players,
@@ -148,6 +151,11 @@ def run_league(
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
     students, rejections = _entries(folder_or_bots, screen, time_limit, isolate)
+    if chunk_size is None:  # bots in processes: fewer, fuller batches (`tournaments.lockstep`)
+        if lockstep_ready([*students, *builtin_policies]):  # at most _BATCHED_DEALS a chunk
+            chunk_size = max(1, min(-(-n_games // 4), _BATCHED_DEALS))
+        else:
+            chunk_size = max(1, -(-n_games // 10))
     try:
         return _play_league(
             students,
@@ -168,6 +176,11 @@ def run_league(
             close = getattr(bot.policy, "close", None)
             if callable(close):
                 close()  # an isolated bot's process ends with the league (or its Ctrl-C)
+
+
+#: Most deals of a default chunk when bots play in processes: its games are dealt, copied and
+#: played at once (lockstep), so a huge league's chunk is bounded in memory and set-up time.
+_BATCHED_DEALS = 1000
 
 
 def _play_league(

@@ -18,7 +18,7 @@ of a batched bot is raised as `~nothanks_lab.play.PolicyError` naming the positi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,45 +50,56 @@ def play_lockstep(
     """Play each (policies per seat, deck) to its end; card points, chips, moves of each.
 
     The in-process bots are asked through `nothanks_lab.play.ask`; the batched bots once per
-    round of the lockstep with the views of every game waiting for them. With bots that answer
-    later (``submit``/``collect``: processes of their own) the games are dealt into two halves
-    that take turns: while the processes think on one half's views, this process plays the
-    in-process bots of the other half, so the two overlap on two cores. Each process still gets
-    its batches in a fixed order (half A, half B, half A...), so a rerun asks it the same.
+    round of the lockstep with the views of every game waiting for them. Each game is the
+    engine's own play loop (`Game._decisions`), paused at each decision of a batched bot
+    until its move comes back. With bots that answer later (``submit``/``collect``:
+    processes of their own) the games are dealt into two halves that take turns: while the
+    processes think on one half's views, this process plays the in-process bots of the other
+    half, so the two overlap on two cores. Each process still gets its batches in a fixed
+    order (half A, half B, half A...), so a rerun asks it the same.
     """
     tables = [
         Game(len(seated), rules=rules, deck=deck, first_player=first_player)
         for seated, deck in games
     ]
     seated_of = [list(seated) for seated, _ in games]
+    keys_of = [[_batch_key(p) for p in seated] for seated in seated_of]
+    plays = [
+        t._decisions(s, ask, [k is not None for k in keys])
+        for t, s, keys in zip(tables, seated_of, keys_of, strict=True)
+    ]
+    lock = _Lockstep(seated_of, keys_of, plays)
     later = any(_pipelined(p) for s in seated_of for p in s if _batch_key(p) is not None)
     n = 2 if later and len(tables) > 1 else 1
     halves = [list(range(h, len(tables), n)) for h in range(n)]
     out: list[list[_Batch]] = [[] for _ in halves]  # per half: batches sent, not answered
     try:
-        _send(tables, seated_of, _advance(tables, seated_of, halves[0]), out[0])
-        ready: list[dict[int, tuple[Any, list[int]]]] = [{} for _ in halves]
+        _send(lock.advance(halves[0]), out[0])
+        ready: list[dict[int, _Batch]] = [{} for _ in halves]
         if n == 2:
-            ready[1] = _advance(tables, seated_of, halves[1])
+            ready[1] = lock.advance(halves[1])
         h = 0
         while out[h] or ready[(h + 1) % n]:
             o = (h + 1) % n
             busy = {b.key for b in out[h]}
             # A process with nothing out gets the other half's views for it at once; a busy one
             # right after it answered (one batch out per process: answers come back in order).
-            _send(tables, seated_of, {k: a for k, a in ready[o].items() if k not in busy}, out[o])
+            _send({k: a for k, a in ready[o].items() if k not in busy}, out[o])
             answered = []
             for batch in out[h]:
                 batch.open = False
                 answered.append((batch, _ask_many(batch.policy, batch.views, batch.lineup)))
                 if batch.key in ready[o]:
-                    _send(tables, seated_of, {batch.key: ready[o][batch.key]}, out[o])
+                    _send({batch.key: ready[o][batch.key]}, out[o])
             out[h], ready[o] = [], {}
             for batch, moves in answered:
-                _play_moves(tables, seated_of, batch.policy, batch.gs, batch.views, moves)
-            ready[h] = _advance(tables, seated_of, sorted(g for b, _ in answered for g in b.gs))
+                _check_moves(batch, moves)
+            ready[h] = lock.advance(
+                sorted(g for b, _ in answered for g in b.gs),
+                {g: m for b, moves in answered for g, m in zip(b.gs, moves, strict=True)},
+            )
             if n == 1:
-                _send(tables, seated_of, ready[0], out[0])
+                _send(ready[0], out[0])
                 ready[0] = {}
             h = o
     finally:
@@ -97,52 +108,62 @@ def play_lockstep(
                 batch.policy.collect()
             except Exception:
                 pass
+        for play in plays:
+            play.close()  # an unfinished game (after a failure) writes its position back
     return [(t.card_points(), t.chips, len(t.history)) for t in tables]
 
 
 @dataclasses.dataclass
 class _Batch:
-    """The views of games `gs` sent to one batched bot (`key`: id of what answers)."""
+    """The views of games `gs` for one batched bot (`key`: id of what answers)."""
 
     key: int
-    policy: Any  # the copy of the bot that was asked
+    policy: Any  # the copy of the bot that is asked
     gs: list[int]
     views: list[Any]
     lineup: list[list[object]]  # the seated bots of each game
     open: bool = True  # sent, not yet answered
 
 
-def _advance(
-    tables: list[Game], seated_of: list[list[object]], gs: list[int]
-) -> dict[int, tuple[Any, list[int]]]:
-    """Play games `gs` on until a batched bot is to move; id(batch key) -> (a copy, games)."""
-    asks: dict[int, tuple[Any, list[int]]] = {}
-    for g in gs:
-        game, seated = tables[g], seated_of[g]
-        while not game.is_over:
-            policy = seated[game.current_player]
-            key = _batch_key(policy)
-            if key is not None:
-                asks.setdefault(id(key), (policy, []))[1].append(g)
-                break
-            game.step(ask(policy, game.view(game.current_player), game.legal_actions()))
-    return asks
+class _Lockstep:
+    """The games' play loops, each paused at a decision of a batched bot (or ended)."""
+
+    def __init__(
+        self,
+        seated_of: list[list[object]],
+        keys_of: list[list[object | None]],
+        plays: list[Generator[Any, Action, None]],
+    ) -> None:
+        self.seated_of, self.keys_of, self.plays = seated_of, keys_of, plays
+
+    def advance(self, gs: list[int], moves: dict[int, Action] | None = None) -> dict[int, _Batch]:
+        """Play each game of `gs` (its move of `moves` first, if any) on until a batched bot is
+        to move; by id(batch key), the batches of views waiting for each batched bot."""
+        asks: dict[int, _Batch] = {}
+        seated_of, keys_of, plays = self.seated_of, self.keys_of, self.plays
+        for g in gs:
+            try:
+                view = next(plays[g]) if moves is None else plays[g].send(moves[g])
+            except StopIteration:
+                continue
+            seat = view.seat
+            key = id(keys_of[g][seat])
+            batch = asks.get(key)
+            if batch is None:
+                batch = asks[key] = _Batch(key, seated_of[g][seat], [], [], [])
+            batch.gs.append(g)
+            batch.views.append(view)
+            batch.lineup.append(seated_of[g])
+        return asks
 
 
-def _send(
-    tables: list[Game],
-    seated_of: list[list[object]],
-    asks: dict[int, tuple[Any, list[int]]],
-    out: list[_Batch],
-) -> None:
-    """Each batched bot's views of `asks` into `out`, handed to its process now if it answers
-    later (`out` holds every batch sent, for a failure to drop)."""
-    for key, (policy, gs) in asks.items():
-        views = [tables[g].view(tables[g].current_player) for g in gs]
-        lineup = [seated_of[g] for g in gs]
-        if _pipelined(policy):
-            _ask_many(policy, views, lineup, submit=True)
-        out.append(_Batch(key, policy, gs, views, lineup))
+def _send(asks: dict[int, _Batch], out: list[_Batch]) -> None:
+    """Each batch of `asks` into `out`, handed to its process now if it answers later (`out`
+    holds every batch sent, for a failure to drop)."""
+    for batch in asks.values():
+        if _pipelined(batch.policy):
+            _ask_many(batch.policy, batch.views, batch.lineup, submit=True)
+        out.append(batch)
 
 
 def _pipelined(policy: object) -> bool:
@@ -150,30 +171,23 @@ def _pipelined(policy: object) -> bool:
     return callable(getattr(policy, "submit", None)) and callable(getattr(policy, "collect", None))
 
 
-def _play_moves(
-    tables: list[Game],
-    seated_of: list[list[object]],
-    policy: Any,
-    gs: list[int],
-    views: list[Any],
-    moves: list[Any],
-) -> None:
-    """Check and play the `moves` the batched `policy` answered in the games `gs`."""
-    for g, move, view in zip(gs, moves, views, strict=True):
-        game = tables[g]
-        seat_policy: Any = seated_of[g][view.seat]
-        if not isinstance(move, Action) or move not in game.legal_actions():
-            if hasattr(seat_policy, "last_answer"):  # a league's bot explains it
-                seat_policy.last_answer = move
-                seat_policy.last_error = None
-            raise PolicyError(
-                f"{policy_name(seat_policy)} (seat {view.seat}) answered {move!r}; "
-                f"legal moves are {[a.name for a in game.legal_actions()]}; it was "
-                f"shown {view}",
-                policy=seat_policy,
-                view=view,
-            )
-        game.step(move)
+def _check_moves(batch: _Batch, moves: list[Any]) -> None:
+    """`PolicyError` unless each of the `moves` the batched bot answered is legal in its view."""
+    take, pass_ = Action.TAKE, Action.PASS
+    for move, view, seated in zip(moves, batch.views, batch.lineup, strict=True):
+        if move is take or (move is pass_ and view.my_chips > 0):
+            continue
+        seat_policy: Any = seated[view.seat]
+        if hasattr(seat_policy, "last_answer"):  # a league's bot explains it
+            seat_policy.last_answer = move
+            seat_policy.last_error = None
+        legal = [take] if view.my_chips == 0 else [take, pass_]
+        raise PolicyError(
+            f"{policy_name(seat_policy)} (seat {view.seat}) answered {move!r}; "
+            f"legal moves are {[a.name for a in legal]}; it was shown {view}",
+            policy=seat_policy,
+            view=view,
+        )
 
 
 def _ask_many(
