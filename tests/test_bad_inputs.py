@@ -336,54 +336,58 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ),
     (
         "head_to_head seed -1",
-        lambda: nt.head_to_head("marginal", "marginal", 3, 5, -1, **QUIET),
+        lambda: nt.head_to_head("marginal", "marginal", 3, 5, seed=-1, **QUIET),
         "seed",
     ),
     (
         "sweep value inf",
-        lambda: nt.sweep("marginal", {"threshold": [INF]}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("marginal", {"threshold": [INF]}, "marginal", 3, 5, seed=1, **QUIET),
         "threshold",
     ),
     (
         "sweep value nan",
-        lambda: nt.sweep("search", {"n_rollouts": [NAN]}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("search", {"n_rollouts": [NAN]}, "marginal", 3, 5, seed=1, **QUIET),
         "n_rollouts",
     ),
     (
         "sweep unknown param",
-        lambda: nt.sweep("marginal", {"nope": [1]}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("marginal", {"nope": [1]}, "marginal", 3, 5, seed=1, **QUIET),
         "nope",
     ),
     (
         "sweep empty values",
-        lambda: nt.sweep("marginal", {"threshold": []}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("marginal", {"threshold": []}, "marginal", 3, 5, seed=1, **QUIET),
         "threshold",
     ),
-    ("sweep grid list", lambda: nt.sweep("marginal", [1], "marginal", 3, 5, 1, **QUIET), "grid"),
+    (
+        "sweep grid list",
+        lambda: nt.sweep("marginal", [1], "marginal", 3, 5, seed=1, **QUIET),
+        "grid",
+    ),
     (
         "tune max_evals 0",
         lambda: nt.tune(
-            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, 1, max_evals=0, **QUIET
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, max_evals=0, **QUIET
         ),
         "max_evals",
     ),
     (
         "tune metric",
         lambda: nt.tune(
-            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, 1, metric="x", **QUIET
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, metric="x", **QUIET
         ),
         "metric",
     ),
     (
         "tune method",
         lambda: nt.tune(
-            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, 1, method="x", **QUIET
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, method="x", **QUIET
         ),
         "method",
     ),
     (
         "tune bounds reversed",
-        lambda: nt.tune("marginal", {"threshold": (5, 0)}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.tune("marginal", {"threshold": (5, 0)}, "marginal", 3, 5, seed=1, **QUIET),
         "bounds",
     ),
     ("parse_bot_spec empty", lambda: parse_bot_spec(""), "spec"),
@@ -906,24 +910,25 @@ ISSUE_24_CASES = [
     ("simulate decks list of floats", lambda: nt.simulate(BOTS, decks=[[float(c) for c in DECK]]),
      "decks"),
     ("sweep grid of 10**7 values",
-     lambda: nt.sweep("marginal", {"threshold": range(10**7)}, "marginal", 3, 5, 1, **QUIET),
+     lambda: nt.sweep("marginal", {"threshold": range(10**7)}, "marginal", 3, 5, seed=1, **QUIET),
      "grid has more than 10000 points (MAX_EVALS"),
     ("sweep grid 10**4 x 10**4 points",
      lambda: nt.sweep("marginal", {"threshold": range(10**4), "seed": range(10**4)},
-                      "marginal", 3, 5, 1, **QUIET), "MAX_EVALS"),
+                      "marginal", 3, 5, seed=1, **QUIET), "MAX_EVALS"),
     ("sweep endless grid values",
-     lambda: nt.sweep("marginal", {"threshold": itertools.count()}, "marginal", 3, 5, 1, **QUIET),
+     lambda: nt.sweep("marginal", {"threshold": itertools.count()}, "marginal", 3, 5, seed=1,
+                      **QUIET),
      "grid"),
     ("sweep points x n_games", lambda: nt.sweep("marginal", {"threshold": range(1000)},
-     "marginal", 3, 10**6, 1, **QUIET), "grid points (1000) x n_games (1000000)"),
+     "marginal", 3, 10**6, seed=1, **QUIET), "grid points (1000) x n_games (1000000)"),
     ("sweep 101 parameters", lambda: nt.sweep("marginal", {f"p{i}": [1] for i in range(101)},
-     "marginal", 3, 5, 1, **QUIET), "MAX_TUNED_PARAMS"),
+     "marginal", 3, 5, seed=1, **QUIET), "MAX_TUNED_PARAMS"),
     ("tune max_evals x n_games", lambda: nt.tune("marginal", {"threshold": (0, 5)}, "marginal",
-     3, 10**6, 1, max_evals=1000, **QUIET), "max_evals (1000) x n_games (1000000)"),
+     3, 10**6, seed=1, max_evals=1000, **QUIET), "max_evals (1000) x n_games (1000000)"),
     ("tune bounds infinite", lambda: nt.tune("marginal", {"threshold": (-INF, INF)}, "marginal",
-     3, 5, 1, **QUIET), "finite"),
+     3, 5, seed=1, **QUIET), "finite"),
     ("tune 101 parameters", lambda: nt.tune("marginal", {f"p{i}": (0, 1) for i in range(101)},
-     "marginal", 3, 5, 1, **QUIET), "MAX_TUNED_PARAMS"),
+     "marginal", 3, 5, seed=1, **QUIET), "MAX_TUNED_PARAMS"),
 ]  # fmt: skip
 
 _KEY = np.array([1, 2], dtype=np.uint64)
@@ -1267,3 +1272,21 @@ def test_issue_24_probe_is_refused_fast_naming_the_argument(
     assert word in str(info.value), str(info.value)
     assert len(str(info.value)) < 400  # a readable line, not the input echoed back
     assert time.perf_counter() - start < 5
+
+
+def test_helpers_take_seed_by_keyword_and_warn_when_it_comes_by_position() -> None:
+    """Issue 27: seed is keyword-only; a positional seed still works, with a DeprecationWarning."""
+    from nothanks_lab.engine import deal
+    from nothanks_lab.render import title_html
+    from nothanks_lab.table import build_bot
+
+    by_keyword = deal(nt.Rules(), seed=5)
+    with pytest.warns(DeprecationWarning, match="give seed by keyword"):
+        assert (deal(nt.Rules(), 5) == by_keyword).all()
+    with pytest.warns(DeprecationWarning, match="give seed, difficulty by keyword"):
+        assert title_html(1, 1, 5, "easy") == title_html(1, 1, seed=5, difficulty="easy")
+    seed = np.random.SeedSequence(3)
+    with pytest.warns(DeprecationWarning, match="give seed by keyword"):
+        assert build_bot("random", seed).act(_view0()) == build_bot("random", seed=seed).act(
+            _view0()
+        )
