@@ -60,7 +60,7 @@ def fields(reference: dict[str, float]) -> list[tuple[str, list[dict[str, float]
 def deals(n_games: int, seed: int) -> np.ndarray:
     """``n_games`` seeded standard deals (int64[G, 24])."""
     rng = np.random.default_rng(seed)
-    return np.array([deal(Rules(), rng) for _ in range(n_games)], dtype=np.int64)
+    return np.array([deal(Rules(), seed=rng) for _ in range(n_games)], dtype=np.int64)
 
 
 def win_shares(

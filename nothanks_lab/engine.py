@@ -23,7 +23,7 @@ from . import core, validate
 from .deals import check_deck, deal_one
 from .i18n import _, ngettext
 from .rules import Rules
-from .validate import check_seat, check_sequence
+from .validate import check_seat, check_sequence, keyword_only_after
 from .view import PlayerView, position_state
 
 __all__ = ["Action", "Event", "Game", "IllegalActionError", "SeedLike", "deal"]
@@ -83,7 +83,8 @@ class Event:
         )
 
 
-def deal(rules: Rules, seed: SeedLike) -> np.ndarray:
+@keyword_only_after(1, "seed")
+def deal(rules: Rules, *, seed: SeedLike) -> np.ndarray:
     """The in-play cards of a fresh round, in turning order (removed cards are the rest).
 
     The one dealer (:func:`nothanks_lab.deals.deal_one`): a seed deals the round a simulation
@@ -233,7 +234,7 @@ class Game:
         # The seed is checked even when a deck makes it play no part: one rule everywhere.
         rng_seed = validate.check_seed(seed)
         if deck is None:
-            cards = deal(rules, rng_seed)
+            cards = deal(rules, seed=rng_seed)
         else:
             cards = check_deck(deck, rules)
         self._rules = rules

@@ -73,7 +73,14 @@ def _policy_list(policies: object) -> list[object]:
         raise ValueError(
             f"policies must be a sequence with one policy per seat; got {policy_name(policies)}"
         )
-    return list(policies)
+    from .validate import take_items
+
+    return take_items(policies, "policies", MAX_SEATS)
+
+
+#: Most policies read from a `policies` argument: more seats than any rule set allows (the
+#: player count is checked afterwards); an endless iterator is refused after one more.
+MAX_SEATS = 64
 
 
 def ask(policy: object, view: PlayerView, legal: Sequence[Action]) -> Action:

@@ -8,6 +8,7 @@ versions used by the engine live in :mod:`nothanks_lab.core` and are tested agai
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -178,17 +179,24 @@ class Rules:
         )
 
     def check_cards(self, cards: Iterable[int], what: str = "cards") -> tuple[int, ...]:
-        """Return `cards` as a tuple of ints, or raise `ValueError` naming the bad ones."""
+        """Return `cards` as a tuple of ints, or raise `ValueError` naming the bad ones.
+
+        At most `validate.MAX_ITEMS` items are read: an endless iterator is refused, not read
+        for ever.
+        """
+        from .validate import short_repr, take_items  # (validate imports this module)
+
         out = []
-        for c in cards:
+        for c in take_items(cards, what):
             if isinstance(c, bool) or not _is_int(c):
-                raise ValueError(f"{what} must be whole numbers; got {c!r}")
+                raise ValueError(f"{what} must be whole numbers; got {short_repr(c)}")
             out.append(int(c))
         bad = sorted({c for c in out if not self.low_card <= c <= self.high_card})
         if bad:
+            bad_text = short_repr(bad)
             verb = "contain" if what.endswith("s") else "contains"  # "the deck contains"
             raise ValueError(
-                f"{what} {verb} {bad}, outside the deck {self.low_card}..{self.high_card}"
+                f"{what} {verb} {bad_text}, outside the deck {self.low_card}..{self.high_card}"
             )
         return tuple(out)
 
@@ -221,7 +229,9 @@ def _is_int(x: object) -> bool:
 
 def _as_hand(cards: Iterable[int]) -> list[int]:
     hand = []
-    for c in cards:
+    # A hand holds each card of 1..MAX_CARD at most once: one item more is a card twice, so an
+    # endless iterator is refused after MAX_CARD + 1 items instead of read for ever.
+    for c in itertools.islice(cards, MAX_CARD + 1):
         if not is_int(c):  # ints and numpy integers only: 3.0 is not a card
             raise ValueError(f"a hand holds whole-numbered cards (int); got {c!r}")
         if not 1 <= c <= MAX_CARD:  # any rule set's deck (variants may hold 1, 2, 36...)

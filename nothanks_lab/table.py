@@ -28,7 +28,7 @@ from .engine import Action, Event, Game, IllegalActionError
 from .i18n import N_, _
 from .play import GameResult, MatchResult, PolicyError, ask, policy_name
 from .rules import Rules
-from .validate import check_int, check_rules, check_seat, check_seed
+from .validate import check_int, check_rules, check_seat, check_seed, keyword_only_after
 from .view import PlayerView
 
 if TYPE_CHECKING:
@@ -156,7 +156,8 @@ def display_label(spec: BotSpec) -> str:
     return label
 
 
-def build_bot(spec: BotSpec, seed: np.random.SeedSequence | None = None) -> Any:
+@keyword_only_after(1, "seed")
+def build_bot(spec: BotSpec, *, seed: np.random.SeedSequence | None = None) -> Any:
     """The policy a spec names; a randomized bot draws from its own generator seeded by `seed`."""
     from .bots import bot_class, make_bot
     from .bots.base import RandomizedBot
@@ -216,7 +217,7 @@ class TableSession:
         self.specs = list(bots)
         bot_seeds = np.random.SeedSequence(self.seed).spawn(n + 1)[1:]
         self.policies: list[Any] = [
-            None if i == self.human_seat else build_bot(s, bot_seeds[i])
+            None if i == self.human_seat else build_bot(s, seed=bot_seeds[i])
             for i, s in enumerate(self.specs)
         ]
         self.names = list(names) if names is not None else self.default_names(n, self.human_seat)

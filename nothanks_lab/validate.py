@@ -32,6 +32,7 @@ from .rules import Rules, is_int
 
 __all__ = [
     "MAX_EVALS",
+    "MAX_FIELD",
     "MAX_FILE_BYTES",
     "MAX_GAMES",
     "MAX_ITEMS",
@@ -59,6 +60,7 @@ __all__ = [
     "read_file_bytes",
     "renamed_keywords",
     "seed_sequence",
+    "short_repr",
     "take_items",
     "write_atomic",
 ]
@@ -97,6 +99,9 @@ MAX_EVALS = 10_000
 #: refused after one item more than this, not read for ever (`take_items`).
 MAX_ITEMS = 10**6
 
+#: Bots of one tournament's field (each plays every seat of its share of the deals).
+MAX_FIELD = 10_000
+
 #: Parameters of one sweep's grid or one tuning run's bounds (a bot declares a handful).
 MAX_TUNED_PARAMS = 100
 
@@ -124,7 +129,7 @@ def check_count(value: object, name: str, ceiling: int, *, low: int = 1, owner: 
     if not is_int(value) or not low <= int(value) <= ceiling:
         raise ValueError(
             f"{_who(name, owner)} must be a whole number (int) >= {low} and at most {ceiling} "
-            f"(its ceiling); got {value!r}"
+            f"(its ceiling); got {short_repr(value)}"
         )
     return int(value)
 
@@ -171,11 +176,15 @@ def read_file_bytes(path: object, name: str = "file", max_bytes: int = MAX_FILE_
         where = os.fspath(path)  # type: ignore[call-overload]
         info = os.stat(where)
     except TypeError:
-        raise ValueError(f"{name} must be a path (str or os.PathLike); got {path!r}") from None
+        raise ValueError(
+            f"{name} must be a path (str or os.PathLike); got {short_repr(path)}"
+        ) from None
     except OSError as e:
         raise ValueError(f"cannot read {name} {path}: {e.strerror or e}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"{name} {path} is not a regular file (a device, FIFO or folder)")
+        raise ValueError(
+            f"{name} {short_repr(path)} is not a regular file (a device, FIFO or folder)"
+        )
     if info.st_size > max_bytes:
         raise ValueError(
             f"{name} {path} is {info.st_size} bytes; at most {max_bytes} bytes are read "
@@ -185,7 +194,7 @@ def read_file_bytes(path: object, name: str = "file", max_bytes: int = MAX_FILE_
         fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped after the stat
-                raise ValueError(f"{name} {path} is not a regular file")
+                raise ValueError(f"{name} {short_repr(path)} is not a regular file")
             data = f.read(max_bytes + 1)
     except OSError as e:
         raise ValueError(f"cannot read {name} {path}: {e.strerror or e}") from None
@@ -266,7 +275,8 @@ def check_int(
         ok = (low is None or v >= low) and (high is None or v <= high)
     if not ok:
         raise ValueError(
-            f"{_who(name, owner)} must be a whole number (int){_bounds(low, high)}; got {value!r}"
+            f"{_who(name, owner)} must be a whole number (int){_bounds(low, high)}; "
+            f"got {short_repr(value)}"
         )
     return v
 
@@ -299,7 +309,8 @@ def check_number(
         ok = math.isfinite(x) and (low is None or x >= low) and (high is None or x <= high)
     if not ok:
         raise ValueError(
-            f"{_who(name, owner)} must be a finite number{_bounds(low, high)}; got {value!r}"
+            f"{_who(name, owner)} must be a finite number{_bounds(low, high)}; "
+            f"got {short_repr(value)}"
         )
     return x
 
@@ -307,7 +318,7 @@ def check_number(
 def check_bool(value: object, name: str, *, owner: str = "") -> bool:
     """`value` as a bool (numpy bools too), or `ValueError`: 0, 1 and strings are refused."""
     if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{_who(name, owner)} must be True or False; got {value!r}")
+        raise ValueError(f"{_who(name, owner)} must be True or False; got {short_repr(value)}")
     return bool(value)
 
 
@@ -324,7 +335,7 @@ def check_seed(seed: object, name: str = "seed", *, owner: str = "") -> SeedLike
         return seed
     if is_int(seed) and seed >= 0:
         return int(seed)
-    raise ValueError(f"{_who(name, owner)} must be {SEED_RULE}; got {seed!r}")
+    raise ValueError(f"{_who(name, owner)} must be {SEED_RULE}; got {short_repr(seed)}")
 
 
 def make_rng(seed: object, name: str = "seed", *, owner: str = "") -> np.random.Generator:
@@ -365,7 +376,9 @@ def check_rules(rules: object, name: str = "rules", *, optional: bool = True) ->
         return Rules()
     if not isinstance(rules, Rules):
         allowed = "a nothanks_lab.Rules or None" if optional else "a nothanks_lab.Rules"
-        raise ValueError(f"{name} must be {allowed}; got {type(rules).__name__} {rules!r}")
+        raise ValueError(
+            f"{name} must be {allowed}; got {type(rules).__name__} {short_repr(rules)}"
+        )
     return rules.check_unaltered()
 
 
@@ -376,7 +389,7 @@ def check_players(n_players: object, rules: Rules, name: str = "n_players") -> i
     if not is_int(n_players) or int(n_players) not in rules.player_counts:
         allowed = ", ".join(map(str, rules.player_counts))
         raise ValueError(
-            f"{name}: {n_players!r} players is not allowed by these rules; "
+            f"{name}: {short_repr(n_players)} players is not allowed by these rules; "
             f"allowed player counts: {allowed}"
         )
     return int(n_players)
@@ -389,9 +402,31 @@ def check_seat(seat: object, n_players: int, name: str = "seat") -> int:
     if not is_int(seat) or not 0 <= seat < n_players:
         raise ValueError(
             f"{name} must be a whole number in 0..{n_players - 1} for {n_players} players; "
-            f"got {seat!r}"
+            f"got {short_repr(seat)}"
         )
     return int(seat)
+
+
+def short_repr(value: object, limit: int = 80) -> str:
+    """`repr(value)` cut to at most `limit` characters, for an error message that echoes input.
+
+    Long lists and strings are shortened before the text is built (`reprlib`), so echoing a
+    10**6-item list or a 1 MB string costs little and the error stays one readable line.
+
+    >>> short_repr(list(range(10**6)))
+    '[0, 1, 2, 3, 4, 5, ...]'
+    >>> len(short_repr("x" * 10**6))
+    80
+    """
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxstring = shortener.maxother = limit
+    try:
+        text = shortener.repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def take_items(value: Iterable[Any], name: str, max_items: int = MAX_ITEMS) -> list[Any]:
@@ -420,7 +455,8 @@ def check_sequence(
     if isinstance(value, str | bytes | Set | Mapping) or not isinstance(value, Iterable):
         kind = type(value).__name__
         raise ValueError(
-            f"{name} must be {what} (a list, tuple, range or 1-d array); got {kind} {value!r}"
+            f"{name} must be {what} (a list, tuple, range or 1-d array); "
+            f"got {kind} {short_repr(value)}"
         )
     if isinstance(value, np.ndarray) and value.ndim != 1:
         raise ValueError(f"{name} must be {what}: a 1-d array; got shape {value.shape}")

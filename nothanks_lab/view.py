@@ -9,6 +9,7 @@ equal views.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -63,10 +64,16 @@ class PlayerView:
         chips = self.chips
         if type(chips) is not tuple:
             if isinstance(chips, str | bytes) or not isinstance(chips, Iterable):
-                raise ValueError(f"PlayerView: chips must be a tuple of {n} counts; got {chips!r}")
-            chips = tuple(chips)
+                raise ValueError(
+                    f"PlayerView: chips must be a tuple of {n} counts; "
+                    f"got {validate.short_repr(chips)}"
+                )
+            chips = tuple(itertools.islice(chips, n + 1))  # an endless iterator: n + 1 read
         if len(chips) != n:
-            raise ValueError(f"PlayerView: chips must hold {n} counts (one per seat); got {chips}")
+            raise ValueError(
+                f"PlayerView: chips must hold {n} counts (one per seat); "
+                f"got {validate.short_repr(chips)}"
+            )
         for c in chips:
             if type(c) is not int or not 0 <= c <= limit:
                 chips = tuple(_count(c, "chips", limit) for c in chips)
@@ -270,11 +277,16 @@ def _hands(
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
     """Every seat's hand as a sorted tuple of ints, their bit masks and the number of cards."""
     if isinstance(hands, str | bytes) or not isinstance(hands, Iterable):
-        raise ValueError(f"PlayerView: hands must be {n} hands (one per seat); got {hands!r}")
+        raise ValueError(
+            f"PlayerView: hands must be {n} hands (one per seat); got {validate.short_repr(hands)}"
+        )
     if type(hands) is not tuple:
-        hands = tuple(hands)
+        hands = tuple(itertools.islice(hands, n + 1))  # an endless iterator: n + 1 read
     if len(hands) != n:
-        raise ValueError(f"PlayerView: hands must hold {n} hands (one per seat); got {hands!r}")
+        raise ValueError(
+            f"PlayerView: hands must hold {n} hands (one per seat); "
+            f"got {validate.short_repr(hands)}"
+        )
     lo, hi = rules.low_card, rules.high_card
     masks = []
     held = 0
@@ -306,7 +318,9 @@ def _hand(h: object, lo: int, hi: int) -> tuple[int, ...]:
     """One hand as a sorted tuple of distinct ints in ``lo..hi``, or `ValueError`."""
     if isinstance(h, str | bytes) or not isinstance(h, Iterable):
         raise ValueError(f"PlayerView: each hand must be a tuple of cards; got {h!r}")
-    cards = tuple(h)
+    cards = tuple(itertools.islice(h, hi - lo + 2))  # more than the deck holds is refused below
+    if len(cards) > hi - lo + 1:
+        raise ValueError(f"PlayerView: a hand holds more cards than the deck {lo}..{hi}")
     for c in cards:
         if not validate.is_int(c):
             raise ValueError(f"PlayerView: hands must hold whole-numbered cards; got {c!r}")

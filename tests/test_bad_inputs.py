@@ -336,54 +336,58 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ),
     (
         "head_to_head seed -1",
-        lambda: nt.head_to_head("marginal", "marginal", 3, 5, -1, **QUIET),
+        lambda: nt.head_to_head("marginal", "marginal", 3, 5, seed=-1, **QUIET),
         "seed",
     ),
     (
         "sweep value inf",
-        lambda: nt.sweep("marginal", {"threshold": [INF]}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("marginal", {"threshold": [INF]}, "marginal", 3, 5, seed=1, **QUIET),
         "threshold",
     ),
     (
         "sweep value nan",
-        lambda: nt.sweep("search", {"n_rollouts": [NAN]}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("search", {"n_rollouts": [NAN]}, "marginal", 3, 5, seed=1, **QUIET),
         "n_rollouts",
     ),
     (
         "sweep unknown param",
-        lambda: nt.sweep("marginal", {"nope": [1]}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("marginal", {"nope": [1]}, "marginal", 3, 5, seed=1, **QUIET),
         "nope",
     ),
     (
         "sweep empty values",
-        lambda: nt.sweep("marginal", {"threshold": []}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.sweep("marginal", {"threshold": []}, "marginal", 3, 5, seed=1, **QUIET),
         "threshold",
     ),
-    ("sweep grid list", lambda: nt.sweep("marginal", [1], "marginal", 3, 5, 1, **QUIET), "grid"),
+    (
+        "sweep grid list",
+        lambda: nt.sweep("marginal", [1], "marginal", 3, 5, seed=1, **QUIET),
+        "grid",
+    ),
     (
         "tune max_evals 0",
         lambda: nt.tune(
-            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, 1, max_evals=0, **QUIET
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, max_evals=0, **QUIET
         ),
         "max_evals",
     ),
     (
         "tune metric",
         lambda: nt.tune(
-            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, 1, metric="x", **QUIET
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, metric="x", **QUIET
         ),
         "metric",
     ),
     (
         "tune method",
         lambda: nt.tune(
-            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, 1, method="x", **QUIET
+            "marginal", {"threshold": (0, 5)}, "marginal", 3, 5, seed=1, method="x", **QUIET
         ),
         "method",
     ),
     (
         "tune bounds reversed",
-        lambda: nt.tune("marginal", {"threshold": (5, 0)}, "marginal", 3, 5, 1, **QUIET),
+        lambda: nt.tune("marginal", {"threshold": (5, 0)}, "marginal", 3, 5, seed=1, **QUIET),
         "bounds",
     ),
     ("parse_bot_spec empty", lambda: parse_bot_spec(""), "spec"),
@@ -906,24 +910,25 @@ ISSUE_24_CASES = [
     ("simulate decks list of floats", lambda: nt.simulate(BOTS, decks=[[float(c) for c in DECK]]),
      "decks"),
     ("sweep grid of 10**7 values",
-     lambda: nt.sweep("marginal", {"threshold": range(10**7)}, "marginal", 3, 5, 1, **QUIET),
+     lambda: nt.sweep("marginal", {"threshold": range(10**7)}, "marginal", 3, 5, seed=1, **QUIET),
      "grid has more than 10000 points (MAX_EVALS"),
     ("sweep grid 10**4 x 10**4 points",
      lambda: nt.sweep("marginal", {"threshold": range(10**4), "seed": range(10**4)},
-                      "marginal", 3, 5, 1, **QUIET), "MAX_EVALS"),
+                      "marginal", 3, 5, seed=1, **QUIET), "MAX_EVALS"),
     ("sweep endless grid values",
-     lambda: nt.sweep("marginal", {"threshold": itertools.count()}, "marginal", 3, 5, 1, **QUIET),
+     lambda: nt.sweep("marginal", {"threshold": itertools.count()}, "marginal", 3, 5, seed=1,
+                      **QUIET),
      "grid"),
     ("sweep points x n_games", lambda: nt.sweep("marginal", {"threshold": range(1000)},
-     "marginal", 3, 10**6, 1, **QUIET), "grid points (1000) x n_games (1000000)"),
+     "marginal", 3, 10**6, seed=1, **QUIET), "grid points (1000) x n_games (1000000)"),
     ("sweep 101 parameters", lambda: nt.sweep("marginal", {f"p{i}": [1] for i in range(101)},
-     "marginal", 3, 5, 1, **QUIET), "MAX_TUNED_PARAMS"),
+     "marginal", 3, 5, seed=1, **QUIET), "MAX_TUNED_PARAMS"),
     ("tune max_evals x n_games", lambda: nt.tune("marginal", {"threshold": (0, 5)}, "marginal",
-     3, 10**6, 1, max_evals=1000, **QUIET), "max_evals (1000) x n_games (1000000)"),
+     3, 10**6, seed=1, max_evals=1000, **QUIET), "max_evals (1000) x n_games (1000000)"),
     ("tune bounds infinite", lambda: nt.tune("marginal", {"threshold": (-INF, INF)}, "marginal",
-     3, 5, 1, **QUIET), "finite"),
+     3, 5, seed=1, **QUIET), "finite"),
     ("tune 101 parameters", lambda: nt.tune("marginal", {f"p{i}": (0, 1) for i in range(101)},
-     "marginal", 3, 5, 1, **QUIET), "MAX_TUNED_PARAMS"),
+     "marginal", 3, 5, seed=1, **QUIET), "MAX_TUNED_PARAMS"),
 ]  # fmt: skip
 
 _KEY = np.array([1, 2], dtype=np.uint64)
@@ -1132,3 +1137,156 @@ def test_isolation_applies_to_file_bots_only(tmp_path: Any, capsys: Any) -> None
     )
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "--workers/-w must be 1" in err and "file.py" in err, err
+
+
+# ------------------------------------- issue 24, items 5/7/9: endless and huge inputs, probes
+def _endless() -> Any:
+    return itertools.count()
+
+
+def _huge() -> Any:
+    return range(10**8)
+
+
+def _view0() -> nt.PlayerView:
+    return nt.Game(3, deck=DECK).view(0)
+
+
+# (argument, call given that argument's value): every sequence argument of the public API
+# that is read whole (cards, seen cards, events, deck_rest, pots, ns, extra_chips, grids).
+SEQUENCE_ARGUMENTS: list[tuple[str, Callable[[Any], Any]]] = [
+    ("events", lambda v: nt.Game.replay(3, v, deck=DECK)),
+    ("deck_rest", lambda v: nt.Game.from_position(_view0(), v)),
+    ("deck", lambda v: nt.Game(3, deck=v)),
+    ("cards", lambda v: pr.p_all_in_play(v)),
+    ("seen", lambda v: pr.p_all_in_play([3], seen=v)),
+    ("cards", lambda v: pr.removed_count_pmf(v)),
+    ("seen", lambda v: pr.run_count_pmf(seen=v)),
+    ("hand", lambda v: pr.p_gap_fillable(v)),
+    ("seen", lambda v: pr.p_in_play_each(v)),
+    ("cards", lambda v: pr.mc_p_all_in_play(v, n=10, seed=1)),
+    ("ns", lambda v: pr.convergence(0.5, pr.mc_run_count_pmf, v)),
+    ("hand", lambda v: an.immediate_take_minus_pass(20, 0, v)),
+    ("pots", lambda v: an.take_pass_surface([20], v)),
+    ("pots", lambda v: an.bot_boundary(BOT, [20], v)),
+    ("other_chips", lambda v: an.position_view(20, n_players=3, other_chips=v)),
+    ("extra_chips", lambda v: an.chip_value(3, extra_chips=v, n_games=2, seed=1)),
+    ("grid", lambda v: nt.sweep("marginal", {"threshold": v}, "marginal", 3, 5, seed=1, **QUIET)),
+    ("cards", lambda v: nt.Rules().check_cards(v)),
+    ("cards", lambda v: an.break_even_pots(cards=v)),
+    ("hand", lambda v: an.break_even_pots(hand=v)),
+    ("cards", lambda v: an.take_pass_surface(v, [0])),
+    ("hand", lambda v: an.position_view(20, hand=v)),
+    ("policies", lambda v: nt.simulate(v, 2, seed=1)),
+    ("policies", lambda v: nt.play_game(v, seed=1)),
+    ("bots", lambda v: nt.tournament(v, 3, 2, seed=1, **QUIET)),
+    ("chips", lambda v: dataclasses.replace(_view0(), chips=v)),
+    ("hands", lambda v: dataclasses.replace(_view0(), hands=v)),
+]
+
+
+@pytest.mark.parametrize("make", [_endless, _huge], ids=["itertools.count()", "range(10**8)"])
+@pytest.mark.parametrize(
+    ("name", "call"),
+    SEQUENCE_ARGUMENTS,
+    ids=[f"{i}-{name}" for i, (name, _) in enumerate(SEQUENCE_ARGUMENTS)],
+)
+def test_an_endless_or_huge_sequence_is_refused_at_once(
+    name: str, call: Callable[[Any], Any], make: Callable[[], Any]
+) -> None:
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as info:
+        call(make())
+    assert name in str(info.value), str(info.value)
+    assert time.perf_counter() - start < 5  # read at most MAX_ITEMS items, not all of them
+
+
+def _vector_env(num_envs: int) -> Any:
+    pytest.importorskip("gymnasium")
+    return nt.envs.VectorNoThanksEnv(num_envs, [BOT, BOT])
+
+
+def _decks_with_card_99(kind: str) -> np.ndarray:
+    import tempfile
+
+    decks = np.array([DECK, DECK[::-1]], dtype=np.int16)
+    decks[1, 5] = 99
+    if kind == "read-only":
+        decks.setflags(write=False)
+        return decks
+    path = f"{tempfile.mkdtemp()}/decks.npy"
+    np.save(path, decks)
+    return np.load(path, mmap_mode="r")
+
+
+# (label, call, error type, word the message must hold)
+ISSUE_24_PROBES: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
+    ("evaluate_position n 10**9", lambda: an.evaluate_position(_view0(), n=10**9, seed=1),
+     ValueError, "n must be a whole number (int) >= 2 and at most 1000000 (its ceiling)"),
+    ("simulate read-only decks, card 99", lambda: nt.simulate(BOTS, decks=_decks_with_card_99(
+     "read-only")), ValueError, "decks[1] holds card 99"),
+    ("simulate memory-mapped decks, card 99", lambda: nt.simulate(BOTS, decks=_decks_with_card_99(
+     "memory-mapped")), ValueError, "decks[1] holds card 99"),
+    ("5,000-character bot file spec", lambda: make_policy("/" + "a" * 4995 + ".py:Bot"),
+     ValueError, "bot spec"),
+    ("VectorNoThanksEnv num_envs 10**9 (was a 510 GiB MemoryError)", lambda: _vector_env(10**9),
+     ValueError, "num_envs must be a whole number (int) >= 1 and at most 100000 (its ceiling)"),
+    ("best_response on the standard deck (ran for hours)", lambda: nt.exact.best_response(
+     nt.Rules(), [BOT, BOT]), ValueError, "above max_positions=3,000,000"),
+    ("evaluate on the standard deck", lambda: nt.exact.evaluate(nt.Rules(), BOTS), ValueError,
+     "above max_positions"),
+    ("decision_views of the standard deck", lambda: nt.exact.decision_views(nt.Rules(), 3),
+     ValueError, "above max_positions"),
+    ("solve in Python, standard deck", lambda: nt.exact.solve(nt.Rules(chips=((2, 11),)),
+     engine="python"), ValueError, "max_positions"),
+    ("best_response max_positions 1.5", lambda: nt.exact.best_response(nt.Rules(
+     low_card=1, high_card=5, n_removed=1, chips=((2, 1),)), [BOT], max_positions=1.5),
+     ValueError, "max_positions must be a whole number"),
+    ("card_points of an endless hand of 3s", lambda: nt.card_points(itertools.cycle([3])),
+     ValueError, "at most once"),
+    ("score of an endless hand", lambda: nt.score(itertools.repeat(5), 0), ValueError,
+     "at most once"),
+    ("view hand endless", lambda: dataclasses.replace(_view0(), hands=(itertools.repeat(4), (),
+     ())), ValueError, "hand"),
+    ("tournament of 10**8 bots", lambda: nt.tournament(range(10**8), 3, 2, seed=1, **QUIET),
+     ValueError, "MAX_FIELD"),
+    ("seed a 1 MB string", lambda: nt.Game(3, seed="x" * 10**6), ValueError, "seed"),
+    ("check_cards a 10**6 list of 99", lambda: nt.Rules().check_cards([99] * 10**6), ValueError,
+     "cards"),
+    ("chips a 10**6 list", lambda: dataclasses.replace(_view0(), chips=[1] * 10**6), ValueError,
+     "chips"),
+    ("deck a list of 10**6", lambda: nt.Game(3, deck=[3] * 10**6), ValueError, "deck"),
+    ("a 1 MB bot name", lambda: make_bot("x" * 10**6), ValueError, "x"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("label", "call", "error", "word"), ISSUE_24_PROBES, ids=[c[0] for c in ISSUE_24_PROBES]
+)
+def test_issue_24_probe_is_refused_fast_naming_the_argument(
+    label: str, call: Callable[[], Any], error: type[Exception], word: str
+) -> None:
+    start = time.perf_counter()
+    with pytest.raises(error) as info:
+        call()
+    assert word in str(info.value), str(info.value)
+    assert len(str(info.value)) < 400  # a readable line, not the input echoed back
+    assert time.perf_counter() - start < 5
+
+
+def test_helpers_take_seed_by_keyword_and_warn_when_it_comes_by_position() -> None:
+    """Issue 27: seed is keyword-only; a positional seed still works, with a DeprecationWarning."""
+    from nothanks_lab.engine import deal
+    from nothanks_lab.render import title_html
+    from nothanks_lab.table import build_bot
+
+    by_keyword = deal(nt.Rules(), seed=5)
+    with pytest.warns(DeprecationWarning, match="give seed by keyword"):
+        assert (deal(nt.Rules(), 5) == by_keyword).all()
+    with pytest.warns(DeprecationWarning, match="give seed, difficulty by keyword"):
+        assert title_html(1, 1, 5, "easy") == title_html(1, 1, seed=5, difficulty="easy")
+    seed = np.random.SeedSequence(3)
+    with pytest.warns(DeprecationWarning, match="give seed by keyword"):
+        assert build_bot("random", seed).act(_view0()) == build_bot("random", seed=seed).act(
+            _view0()
+        )

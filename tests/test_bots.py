@@ -493,7 +493,7 @@ def test_seat_5p_heuristic_beats_four_default_ones() -> None:
     from nothanks_lab.engine import deal
 
     rng = np.random.default_rng(11)
-    decks = np.array([deal(nt.Rules(), rng) for _ in range(400)], dtype=np.int64)
+    decks = np.array([deal(nt.Rules(), seed=rng) for _ in range(400)], dtype=np.int64)
     default = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
     params = np.array([pack_params(SEAT_5P_PARAMS)] + [default] * 4)
     kernel = rollout_kernel(heuristic_decide)

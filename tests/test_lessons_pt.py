@@ -243,7 +243,7 @@ def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
 
     texts = {"kit README": _README["pt_BR"]}
     with language("pt_BR"):
-        texts["table title"] = render.title_html(1, 1, 5, "easy")
+        texts["table title"] = render.title_html(1, 1, seed=5, difficulty="easy")
         texts["rules sheet"] = rules_sheet_markdown()
         texts["kit title"] = _("No Thanks! lessons: teacher's kit")
         texts["rules title"] = _("No Thanks! — the rules")
@@ -261,4 +261,6 @@ def test_the_game_is_named_no_thanks_and_the_move_nao_obrigado() -> None:
     assert "Não, obrigado!" in texts["rules sheet"]  # the move, explained
     assert "No Thanks!" in texts["01_play 0"] and "No Thanks!" in texts["04_chip_value 0"]
     with language("en"):
-        assert "<h2 style='margin:.2em 0'>No Thanks!</h2>" in render.title_html(1, 1, 5, "easy")
+        assert "<h2 style='margin:.2em 0'>No Thanks!</h2>" in render.title_html(
+            1, 1, seed=5, difficulty="easy"
+        )

@@ -102,7 +102,7 @@ def test_rollout_kernel_own_seat_plays_its_own_policy() -> None:
     # The kernel with LinearBot at seat 0 and heuristic bots elsewhere equals the engine playing
     # the same table on the same decks.
     rng = np.random.default_rng(5)
-    decks = np.array([nt.engine.deal(nt.Rules(), rng) for _ in range(60)], dtype=np.int64)
+    decks = np.array([nt.engine.deal(nt.Rules(), seed=rng) for _ in range(60)], dtype=np.int64)
     heuristic = pack_params({p.name: p.default for p in HEURISTIC_PARAMS})
     kernel = rollout_kernel(heuristic_decide, linear_decide)
     values = kernel(

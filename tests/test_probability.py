@@ -571,7 +571,7 @@ def test_exact_chances_are_calibrated_on_engine_deals():
     rng = np.random.default_rng(17)
     predicted, happened = [], []
     for i in range(6000):
-        deck = nt.engine.deal(STANDARD, rng)
+        deck = nt.engine.deal(STANDARD, seed=rng)
         seen = deck[: i % 20]  # the first cards turned so far
         cards = (27, 28) if i % 2 else (33,)
         p = pr.p_all_in_play(cards, seen)
@@ -583,7 +583,7 @@ def test_exact_chances_are_calibrated_on_engine_deals():
     rng = np.random.default_rng(17)
     wrong = []
     for i in range(6000):
-        deck = nt.engine.deal(STANDARD, rng)
+        deck = nt.engine.deal(STANDARD, seed=rng)
         seen = deck[: i % 20]
         cards = (27, 28) if i % 2 else (33,)
         if 0 < pr.p_all_in_play(cards, seen) < 1:
@@ -598,7 +598,7 @@ def test_view_chances_are_calibrated_in_played_rounds():
     rng = np.random.default_rng(23)
     predicted, happened = [], []
     for i in range(1000):
-        deck = nt.engine.deal(STANDARD, rng).tolist()
+        deck = nt.engine.deal(STANDARD, seed=rng).tolist()
         g = nt.Game(4, deck=deck)
         for _ in range(i % 40):
             if g.is_over:

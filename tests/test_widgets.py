@@ -321,8 +321,8 @@ def test_bot_picker_builds_sliders_from_declared_params() -> None:
     assert p.spec() == "marginal"  # at its defaults a bot is just its name
     p.dropdown.value = "random"
     assert [w.description for w in p.sliders] == ["p_take"]
-    a = p.make(np.random.SeedSequence(1))
-    b = p.make(np.random.SeedSequence(1))
+    a = p.make(seed=np.random.SeedSequence(1))
+    b = p.make(seed=np.random.SeedSequence(1))
     assert [a.rng.random() for _ in range(3)] == [b.rng.random() for _ in range(3)]
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..engine import Action
 from ..i18n import _
 from ..rules import Rules
-from ..validate import check_seed, is_int, make_rng
+from ..validate import check_seed, is_int, make_rng, short_repr
 from ..view import PlayerView
 
 __all__ = [
@@ -364,7 +364,7 @@ def bot_class(name: str) -> Callable[..., Any]:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         raise ValueError(
-            f"unknown bot {name!r}; available: {', '.join(available_bots())}"
+            f"unknown bot {short_repr(name)}; available: {', '.join(available_bots())}"
         ) from None
 
 

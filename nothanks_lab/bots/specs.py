@@ -15,6 +15,7 @@ from typing import Any
 
 from ..i18n import N_, _, get_language
 from ..play import policy_name
+from ..validate import short_repr
 from .base import _REGISTRY, make_bot
 
 __all__ = [
@@ -148,7 +149,7 @@ def _user_bot_class(spec: str) -> tuple[Any, str] | None:
     class_name, _, params = rest.partition(":")
     if not class_name.strip().isidentifier():
         raise ValueError(
-            f"bot spec {spec!r}: after {where!r} give the class name, as "
+            f"bot spec {short_repr(spec)}: after {short_repr(where)} give the class name, as "
             f"'{where}:ClassName' or '{where}:ClassName:key=value'"
         )
     if where.endswith(".py") or "/" in where:
@@ -158,13 +159,15 @@ def _user_bot_class(spec: str) -> tuple[Any, str] | None:
         except OSError:  # a name too long for the file system, and the like
             is_file = False
         if not is_file:
-            raise ValueError(f"bot spec {spec!r}: no file {str(path)[:200]!r}")
+            raise ValueError(f"bot spec {short_repr(spec)}: no file {short_repr(str(path))}")
         mod_name = f"nothanks_user_{abs(hash(str(path))):x}_{path.stem}"
         module = sys.modules.get(mod_name)
         if module is None:
             loader_spec = importlib.util.spec_from_file_location(mod_name, path)
             if loader_spec is None or loader_spec.loader is None:
-                raise ValueError(f"bot spec {spec!r}: cannot load {str(path)!r} as Python")
+                raise ValueError(
+                    f"bot spec {short_repr(spec)}: cannot load {short_repr(str(path))} as Python"
+                )
             module = importlib.util.module_from_spec(loader_spec)
             sys.modules[mod_name] = module  # so worker processes can unpickle its bots
             # Its sibling modules import as they do when the file is run as a script, under
@@ -176,16 +179,21 @@ def _user_bot_class(spec: str) -> tuple[Any, str] | None:
             except Exception as e:
                 del sys.modules[mod_name]
                 raise ValueError(
-                    f"bot spec {spec!r}: {path.name} failed to load: {type(e).__name__}: {e}"
+                    f"bot spec {short_repr(spec)}: {path.name} failed to load: "
+                    f"{type(e).__name__}: {e}"
                 ) from None
     else:
         try:
             module = importlib.import_module(where)
         except ImportError as e:
-            raise ValueError(f"bot spec {spec!r}: cannot import module {where!r} ({e})") from None
+            raise ValueError(
+                f"bot spec {short_repr(spec)}: cannot import module {short_repr(where)} ({e})"
+            ) from None
     cls = getattr(module, class_name.strip(), None)
     if cls is None or not callable(cls):
-        raise ValueError(f"bot spec {spec!r}: {where!r} has no class {class_name.strip()!r}")
+        raise ValueError(
+            f"bot spec {short_repr(spec)}: {short_repr(where)} has no class {class_name.strip()!r}"
+        )
     return cls, params
 
 
@@ -206,20 +214,20 @@ def make_policy(spec: Any) -> Any:
             try:
                 made = cls(**params)
             except (TypeError, ValueError) as e:
-                raise ValueError(f"bot spec {spec!r}: {e}") from None
+                raise ValueError(f"bot spec {short_repr(spec)}: {e}") from None
             return _named(made, params)
         name, params = parse_bot_spec(spec)
         return make_bot(name, **params)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         name, params = spec
         if not isinstance(params, Mapping):
-            raise ValueError(f"bot spec {spec!r}: parameters must be a dict")
+            raise ValueError(f"bot spec {short_repr(spec)}: parameters must be a dict")
         return make_bot(name, **dict(params))
     if callable(getattr(spec, "act", None)):
         return spec
     raise ValueError(
-        f"not a bot: {spec!r}; give a policy (an object with act(view)), a registered name "
-        f"like 'marginal:threshold=10', or a (name, params) pair"
+        f"not a bot: {short_repr(spec)}; give a policy (an object with act(view)), a "
+        f"registered name like 'marginal:threshold=10', or a (name, params) pair"
     )
 
 

@@ -27,12 +27,17 @@ from ..engine import IllegalActionError
 from ..fast import fast_table, has_fast_path
 from ..jit import jit_pure
 from ..rules import Rules
-from ..validate import check_int, check_rules, check_seat, check_seed
+from ..validate import check_count, check_rules, check_seat, check_seed
 from .encoding import check_reward, obs_high, obs_size
 from .kernel import Table, step_batch
 from .single import seat_opponents
 
-__all__ = ["VectorNoThanksEnv"]
+__all__ = ["MAX_ENVS", "VectorNoThanksEnv"]
+
+#: Most rounds of one `VectorNoThanksEnv` (its ``num_envs``): about 2 kB each (observations,
+#: state, masks), so some 200 MB at the ceiling; far above what one compiled step needs to
+#: keep both cores busy.
+MAX_ENVS = 100_000
 
 
 class VectorNoThanksEnv(VectorEnv):
@@ -64,7 +69,7 @@ class VectorNoThanksEnv(VectorEnv):
         reward: str = "win_share",
         first_player: int = 0,
     ) -> None:
-        self.num_envs = check_int(num_envs, "num_envs", low=1)
+        self.num_envs = check_count(num_envs, "num_envs", MAX_ENVS)  # before any allocation
         self.rules = check_rules(rules)
         self.n_players, self.opponents, self.seat = seat_opponents(
             opponents, n_players, self.rules, seat

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .kernel import OBJECTIVES
 from .policies import Exploitability, best_response, evaluate, exploitability
-from .positions import DEFAULT_MAX_POSITIONS, after_pass, decision_views
+from .positions import DEFAULT_MAX_POSITIONS, after_pass, decision_views, estimate_positions
 from .solution import PerfectBot, Solution
 from .two_player import DEFAULT_MAX_MEMORY, estimate_memory, solve
 
@@ -50,6 +50,7 @@ __all__ = [
     "best_response",
     "decision_views",
     "estimate_memory",
+    "estimate_positions",
     "evaluate",
     "exploitability",
     "solve",

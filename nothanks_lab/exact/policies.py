@@ -35,6 +35,7 @@ from .positions import (
     Hands,
     _check_objective,
     _check_rules,
+    _check_size,
     _encode,
     _next_cards,
     _pass_chain,
@@ -274,6 +275,7 @@ def _policy_solution(
     obj = _check_objective(objective)
     n = len(policies)
     first_player = check_seat(first_player, n, "first_player")
+    _check_size(rules, n, max_positions)  # up front: the search would run for hours
     engine = _PolicyEngine(rules, policies, responder, obj, max_positions)
     chips = (rules.starting_chips(n),) * n
     started = time.perf_counter()

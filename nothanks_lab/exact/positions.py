@@ -12,11 +12,12 @@ helpers built on them: `decision_views` (every decision position of a rule set) 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import replace
 
 from ..rules import Rules
-from ..validate import check_players, check_rules, check_seat
+from ..validate import check_int, check_players, check_rules, check_seat
 from ..view import PlayerView, any_chip_total
 from .kernel import OBJECTIVES
 
@@ -36,6 +37,35 @@ def _check_objective(objective: object) -> int:
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {OBJECTIVES}; got {objective!r}")
     return OBJECTIVES.index(objective)
+
+
+def estimate_positions(rules: Rules, n_players: int) -> int:
+    """An upper bound on the chance nodes `best_response` and `evaluate` may memoise.
+
+    A chance node is the hands (each taken card at one of the seats), the chips (the table's
+    chips spread over the seats, none in the pot) and the seat to act. Checked against
+    `max_positions` before any work, so a rule set far beyond plain Python (the standard deck:
+    some 10**23) is refused at once instead of running for hours.
+
+    >>> estimate_positions(Rules(low_card=1, high_card=5, n_removed=1, chips=((2, 1),)), 2)
+    1266
+    """
+    n = n_players
+    hands = sum(math.comb(rules.n_cards, k) * n**k for k in range(rules.n_in_play + 1))
+    total = n * rules.starting_chips(n)
+    return int(hands * math.comb(total + n - 1, n - 1) * n)
+
+
+def _check_size(rules: Rules, n_players: int, max_positions: int) -> None:
+    """`ValueError` naming the size and the ceiling when `rules` may exceed `max_positions`."""
+    max_positions = check_int(max_positions, "max_positions", low=1)
+    size = estimate_positions(rules, n_players)
+    if size > max_positions:
+        raise ValueError(
+            f"rules: cards {rules.low_card}-{rules.high_card} at {n_players} seats may reach "
+            f"{size:.3g} positions (estimate_positions), above max_positions={max_positions:,}; "
+            "choose a smaller deck or fewer chips (or raise max_positions)"
+        )
 
 
 def _too_many_positions(max_positions: int) -> ValueError:
@@ -168,6 +198,7 @@ def decision_views(
     rules = _check_rules(rules)
     n = check_players(n_players, rules)
     first_player = check_seat(first_player, n, "first_player")
+    _check_size(rules, n, max_positions)
     start = ((0,) * n, (rules.starting_chips(n),) * n, first_player)
     queue = deque([start])  # breadth first: chance nodes in order of cards taken
     queued = {start}

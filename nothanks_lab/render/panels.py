@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..bots.specs import bot_label
 from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext, pgettext
 from ..rules import runs
+from ..validate import keyword_only_after
 from .cards import YOUR_TURN_BG
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ def status_html(phase: str, names: Sequence[str], view: PlayerView, failed: str 
 DIFFICULTY_WORDS = (N_("easy"), N_("medium"), N_("hard"))
 
 
-def title_html(round_number: int, rounds: int, seed: int, difficulty: str | None = None) -> str:
+@keyword_only_after(2, "seed", "difficulty")
+def title_html(round_number: int, rounds: int, *, seed: int, difficulty: str | None = None) -> str:
     """The table's heading: round of the match, the seed, and the opponents' preset."""
     match = _(" — round {i} of {n}").format(i=round_number, n=rounds) if rounds > 1 else ""
     level = _("; opponents: {level}").format(level=escape(_(difficulty))) if difficulty else ""

@@ -9,7 +9,7 @@ from ..bots.base import seed_field
 from ..bots.specs import make_policy, unique_names
 from ..i18n import _
 from ..rules import Rules
-from ..validate import check_players, check_rules, keyword_only_after
+from ..validate import MAX_FIELD, check_players, check_rules, keyword_only_after
 from .result import TournamentResult
 from .run import (
     _check_setting,
@@ -77,6 +77,10 @@ def tournament(
     rules = check_rules(rules)
     if isinstance(bots, str | bytes) or not isinstance(bots, Sequence) or not bots:
         raise ValueError("bots must be a non-empty list of bots or bot specs")
+    if len(bots) > MAX_FIELD:
+        raise ValueError(
+            f"bots: a field of {len(bots)} bots is above {MAX_FIELD} (MAX_FIELD, the ceiling)"
+        )
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
     isolated: list[Any] = [None] * len(bots)

@@ -164,7 +164,7 @@ class BotLab:
         for p in pickers:
             key = p.spec()
             if key not in self._speed:
-                self._speed[key] = seconds_per_decision(p.make(np.random.SeedSequence(0)))
+                self._speed[key] = seconds_per_decision(p.make(seed=np.random.SeedSequence(0)))
             total += self._speed[key] / len(pickers)
         return total * DECISIONS_PER_ROUND * int(self.n_games.value)
 
@@ -180,7 +180,9 @@ class BotLab:
 
     def _field(self) -> list[Any]:
         pickers = self.pickers[: self.players.value]
-        return [p.make(np.random.SeedSequence([self.seed.value, i])) for i, p in enumerate(pickers)]
+        return [
+            p.make(seed=np.random.SeedSequence([self.seed.value, i])) for i, p in enumerate(pickers)
+        ]
 
     def run(self) -> threading.Thread:
         """Start the tournament on a thread (the page keeps answering; Cancel stops it)."""

@@ -28,6 +28,7 @@ from ..table import (
 )
 from ..validate import (
     check_seed,
+    keyword_only_after,
 )
 from .param_labels import param_label
 
@@ -484,6 +485,7 @@ class BotPicker:
         """A short description naming only changed settings, e.g. ``"marginal(threshold=4)"``."""
         return spec_label(self.spec_value())
 
-    def make(self, seed: np.random.SeedSequence | None = None) -> Any:
+    @keyword_only_after(1, "seed")
+    def make(self, *, seed: np.random.SeedSequence | None = None) -> Any:
         """Build the chosen bot; a randomized bot draws from its own generator seeded by `seed`."""
-        return build_bot(self.spec_value(), seed)
+        return build_bot(self.spec_value(), seed=seed)

@@ -33,6 +33,7 @@ from ..validate import (
     check_rules,
     check_seat,
     is_int,
+    keyword_only_after,
 )
 from ..view import PlayerView
 from .common import (
@@ -47,10 +48,11 @@ from .setup import TableSetup
 
 
 # --------------------------------------------------------------------------- hints
+@keyword_only_after(1, "seed")
 def evaluation_html(
     view: PlayerView,
-    seed: int,
     *,
+    seed: int,
     field: Sequence[object] | None = None,
     assumed: Sequence[str] | None = None,
 ) -> str:
@@ -463,7 +465,9 @@ class PlayTable(TableSetup, RoundFiles):
     def _render(self) -> None:
         s = self.session
         game, view, phase = s.game, s.view, s.phase
-        self.title.value = render.title_html(s.round_number, s.rounds, s.seed, self.difficulty)
+        self.title.value = render.title_html(
+            s.round_number, s.rounds, seed=s.seed, difficulty=self.difficulty
+        )
         over = phase in ("round_over", "match_over")
         hide = self.hide_chips.value and not over
         self.table.value = render.active_html(view) + render.seats_html(
@@ -486,7 +490,7 @@ class PlayTable(TableSetup, RoundFiles):
         if self.hint_toggle.value and my_turn:
             field, assumed = s.rollout_field()
             seed = int(s.seed) * 1000 + len(game.history)
-            evaluation = evaluation_html(view, seed, field=field, assumed=assumed)
+            evaluation = evaluation_html(view, seed=seed, field=field, assumed=assumed)
             self.hints.value = render.hints_html(view, s.names, evaluation)
         elif self.hint_toggle.value and not over:
             self.hints.value = render.placeholder_html(_("Hints show on your turn."))
