@@ -15,8 +15,12 @@ names the reason.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import os
 from collections.abc import Generator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,9 +54,12 @@ def is_browser_test(item: pytest.Item) -> bool:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, None]:
-    """Turn the skip of a browser test into a failure when running in CI."""
+    """Keep a passed nbval cell's outputs; turn the skip of a browser test into a CI failure."""
     outcome = yield
     report = outcome.get_result()
+    kept = report.passed and not hasattr(report, "wasxfail")
+    if call.when == "call" and kept and is_notebook_item(item):
+        item.config.stash[NBVAL_RUNS].record(item)
     if report.skipped and in_ci() and is_browser_test(item) and not hasattr(report, "wasxfail"):
         reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
@@ -60,3 +67,60 @@ def pytest_runtest_makereport(
             f"browser test skipped under CI=true ({reason}); CI must run it: install Debian's "
             "chromium (apt-get install -y chromium) so /usr/bin/chromium exists"
         )
+
+
+class NbvalRuns:
+    """The outputs of the notebooks nbval ran in this session, for tests that read a lesson's run.
+
+    nbval executes every notebook once on a fresh kernel with its own seed; that is also the run
+    ``tests/notebook_runs.py`` needs first for each lesson, so instead of a second kernel doing
+    the same work, it takes the notebook from here: the stored file with each code cell's
+    outputs as nbval's kernel produced them. Only a notebook whose every code cell passed, read
+    from a file whose bytes have not changed since, is handed out; anything else (a failed or
+    timed-out cell, a run with ``-k`` or ``-m`` that left cells out) is None and gets executed
+    by the test that asks, as before.
+    """
+
+    def __init__(self) -> None:
+        # path -> (SHA-256 of the file nbval read, {code cell number: outputs}, code cells)
+        self.cells: dict[str, tuple[str, dict[int, list[Any]], int]] = {}
+
+    def record(self, item: pytest.Item) -> None:
+        """Keep the outputs of nbval cell `item`, which has just passed."""
+        parent: Any = item.parent
+        path = str(item.path.resolve())
+        if path not in self.cells:
+            total = sum(c.cell_type == "code" for c in parent.nb.cells)
+            digest = hashlib.sha256(item.path.read_bytes()).hexdigest()
+            self.cells[path] = (digest, {}, total)
+        outputs: Any = item.test_outputs  # type: ignore[attr-defined]
+        self.cells[path][1][item.cell_num] = copy.deepcopy(outputs)  # type: ignore[attr-defined]
+
+    def notebook(self, path: Path, digest: str) -> Any:
+        """Notebook `path` as nbval executed it, or None if it has no complete run of that file."""
+        import nbformat
+
+        entry = self.cells.get(str(path.resolve()))
+        if entry is None or entry[0] != digest or len(entry[1]) != entry[2]:
+            return None
+        nb = nbformat.read(path, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        if len(code) != entry[2]:
+            return None
+        for n, cell in enumerate(code):
+            cell.outputs = [nbformat.from_dict(o) for o in entry[1][n]]
+        return nb
+
+
+NBVAL_RUNS = pytest.StashKey[NbvalRuns]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the session's empty record of nbval runs."""
+    config.stash[NBVAL_RUNS] = NbvalRuns()
+
+
+@pytest.fixture(scope="session")
+def nbval_runs(pytestconfig: pytest.Config) -> NbvalRuns:
+    """The notebooks nbval ran completely so far this session (see :class:`NbvalRuns`)."""
+    return pytestconfig.stash[NBVAL_RUNS]

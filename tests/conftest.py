@@ -108,6 +108,10 @@ def restore_global_random():
 
 
 @pytest.fixture(scope="session")
-def lesson_runs() -> LessonRuns:
-    """Lessons executed once per (path, seed, content) for the whole session; see notebook_runs."""
-    return LessonRuns()
+def lesson_runs(nbval_runs: Any) -> LessonRuns:
+    """Lessons executed once per (path, seed, content) for the whole session; see notebook_runs.
+
+    A lesson nbval already ran completely this session (`nbval_runs`, from the root conftest)
+    is not executed again for its own seed: nbval's outputs are that run.
+    """
+    return LessonRuns(ready=nbval_runs.notebook)

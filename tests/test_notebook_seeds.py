@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -122,3 +123,44 @@ def test_shared_runs_keep_each_seeds_error_and_reset_between_seeds(tmp_path: Pat
     for seed in (5, 1_000_000, 871_003):  # the own seed and the other variants ran too
         assert "ran" in runs.get(path, seed).cells[1].outputs[0]["text"]
     assert runs.kernels_started == 1
+
+
+def test_a_ready_own_seed_run_is_taken_instead_of_executed(tmp_path: Path) -> None:
+    """nbval's complete run of a file (``ready``) is the own-seed run; a changed file is not."""
+    path = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("SEED = 5\nprint(SEED)")])
+    nbformat.write(nb, path)
+    asked: list[tuple[Path, str]] = []
+
+    def ready(p: Path, digest: str) -> nbformat.NotebookNode | None:
+        asked.append((p, digest))
+        done = nbformat.read(p, as_version=4)
+        done.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="5\n")]
+        return done
+
+    runs = LessonRuns(timeout=60, ready=ready)
+    got = runs.get(path, 5, variants=False)
+    assert got.cells[0].outputs[0]["text"] == "5\n"
+    assert runs.kernels_started == 0 and runs.taken_ready == 1
+    assert asked == [(path, LessonRuns.key(path, 5)[2])]  # asked with the file's SHA-256
+    runs.get(path, 5, variants=False)
+    assert runs.taken_ready == 1 and len(asked) == 1  # kept, not asked again
+
+
+def test_nbval_runs_hand_out_only_a_complete_run_of_the_same_file(
+    tmp_path: Path, nbval_runs: Any
+) -> None:
+    """The root conftest's record: every code cell passed and the file unchanged, or None."""
+    path = tmp_path / "lesson.ipynb"
+    cells = [nbformat.v4.new_code_cell(c) for c in ("SEED = 5", "print(SEED)")]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
+    digest = LessonRuns.key(path, 5)[2]
+    printed = {"output_type": "stream", "name": "stdout", "text": "5\n"}
+    record = type(nbval_runs)()
+    record.cells[str(path.resolve())] = (digest, {0: [], 1: [printed]}, 2)
+    nb = record.notebook(path, digest)
+    assert [c.outputs for c in nb.cells] == [[], [printed]]
+    assert record.notebook(path, "0" * 64) is None  # the file changed since nbval read it
+    record.cells[str(path.resolve())] = (digest, {0: []}, 2)
+    assert record.notebook(path, digest) is None  # a cell failed or was deselected
+    assert record.notebook(tmp_path / "other.ipynb", digest) is None  # nbval never ran it
