@@ -37,6 +37,49 @@ def is_int(value: object) -> TypeGuard[int | np.integer[Any]]:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
+#: Items of one sequence argument read whole, such as cards, seen cards, events, pots or sizes.
+#: The longest round of the largest rule set has under a million events. An endless iterator is
+#: refused after one item more than this, not read for ever (`take_items`). Defined here with
+#: `take_items` and `short_repr` for the same reason as `is_int` (validate re-exports them).
+MAX_ITEMS = 10**6
+
+
+def short_repr(value: object, limit: int = 80) -> str:
+    """`repr(value)` cut to at most `limit` characters, for an error message that echoes input.
+
+    Long lists and strings are shortened before the text is built (`reprlib`), so echoing a
+    10**6-item list or a 1 MB string costs little and the error stays one readable line.
+
+    >>> short_repr(list(range(10**6)))
+    '[0, 1, 2, 3, 4, 5, ...]'
+    >>> len(short_repr("x" * 10**6))
+    80
+    """
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxstring = shortener.maxother = limit
+    try:
+        text = shortener.repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def take_items(value: Iterable[Any], name: str, max_items: int = MAX_ITEMS) -> list[Any]:
+    """The items of `value` as a list, else `ValueError` once more than `max_items` are read.
+
+    >>> take_items(itertools.count(), "pots", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: pots has more than 3 items (MAX_ITEMS); give fewer
+    """
+    items = list(itertools.islice(value, max_items + 1))
+    if len(items) > max_items:
+        raise ValueError(f"{name} has more than {max_items} items (MAX_ITEMS); give fewer")
+    return items
+
+
 @dataclass(frozen=True)
 class Rules:
     """A rule set; the default is the standard game.
@@ -181,11 +224,9 @@ class Rules:
     def check_cards(self, cards: Iterable[int], what: str = "cards") -> tuple[int, ...]:
         """Return `cards` as a tuple of ints, or raise `ValueError` naming the bad ones.
 
-        At most `validate.MAX_ITEMS` items are read: an endless iterator is refused, not read
+        At most `MAX_ITEMS` items are read: an endless iterator is refused, not read
         for ever.
         """
-        from .validate import short_repr, take_items  # (validate imports this module)
-
         out = []
         for c in take_items(cards, what):
             if isinstance(c, bool) or not _is_int(c):

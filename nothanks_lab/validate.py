@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .rules import Rules, is_int
+from .rules import MAX_ITEMS, Rules, is_int, short_repr, take_items
 
 __all__ = [
     "MAX_EVALS",
@@ -94,10 +94,6 @@ MAX_SAMPLE_ROWS = 10**6
 #: the games of the whole call stay within `MAX_GAMES` too (`check_product`).
 MAX_EVALS = 10_000
 
-#: Items of one sequence argument read whole, such as cards, seen cards, events, pots or sizes.
-#: The longest round of the largest rule set has under a million events. An endless iterator is
-#: refused after one item more than this, not read for ever (`take_items`).
-MAX_ITEMS = 10**6
 
 #: Bots of one tournament's field (each plays every seat of its share of the deals).
 MAX_FIELD = 10_000
@@ -405,42 +401,6 @@ def check_seat(seat: object, n_players: int, name: str = "seat") -> int:
             f"got {short_repr(seat)}"
         )
     return int(seat)
-
-
-def short_repr(value: object, limit: int = 80) -> str:
-    """`repr(value)` cut to at most `limit` characters, for an error message that echoes input.
-
-    Long lists and strings are shortened before the text is built (`reprlib`), so echoing a
-    10**6-item list or a 1 MB string costs little and the error stays one readable line.
-
-    >>> short_repr(list(range(10**6)))
-    '[0, 1, 2, 3, 4, 5, ...]'
-    >>> len(short_repr("x" * 10**6))
-    80
-    """
-    import reprlib
-
-    shortener = reprlib.Repr()
-    shortener.maxstring = shortener.maxother = limit
-    try:
-        text = shortener.repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def take_items(value: Iterable[Any], name: str, max_items: int = MAX_ITEMS) -> list[Any]:
-    """The items of `value` as a list, else `ValueError` once more than `max_items` are read.
-
-    >>> take_items(itertools.count(), "pots", 3)
-    Traceback (most recent call last):
-    ...
-    ValueError: pots has more than 3 items (MAX_ITEMS); give fewer
-    """
-    items = list(itertools.islice(value, max_items + 1))
-    if len(items) > max_items:
-        raise ValueError(f"{name} has more than {max_items} items (MAX_ITEMS); give fewer")
-    return items
 
 
 def check_sequence(

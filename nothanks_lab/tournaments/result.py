@@ -96,14 +96,10 @@ class Comparison(Interval):
 
     def __str__(self) -> str:
         ci = fmt_ci(self.low, self.high, 4, signed=True)
-        what = _(_METRIC_WORDS.get(self.metric, self.metric))
-        return _("{a} - {b}, difference in {what}: {value} {ci}").format(
-            a=self.a, b=self.b, what=what, value=fmt_decimal(self.diff, 4, sign=True), ci=ci
-        )
-
-
-#: The metrics of a comparison in words (a printed difference says what it is a difference of).
-_METRIC_WORDS = {"win_share": N_("win share"), "mean_score": N_("mean score")}
+        what = _(N_("win share") if self.metric == "win_share" else N_("mean score"))
+        value = fmt_decimal(self.diff, 4, sign=True)
+        text = _("{a} - {b}, difference in {what}: {value} {ci}")
+        return text.format(a=self.a, b=self.b, what=what, value=value, ci=ci)
 
 
 @dataclass(frozen=True, eq=False)
