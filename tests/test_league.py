@@ -8,6 +8,7 @@ in; the good bots must play a league whose numbers are those of `nt.tournament` 
 from __future__ import annotations
 
 import html
+import re
 import subprocess
 import sys
 import textwrap
@@ -512,3 +513,35 @@ def test_the_bots_left_out_are_listed_once_each(played: league.LeagueResult) -> 
     assert all(html.escape(r.message) in page for r in played.rejections)
     text = str(played)
     assert text.count("  ✘ ") == len(played.rejections)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("isolate", [True, False], ids=["isolated", "in-process"])
+def test_a_portuguese_class_reads_every_rejection_in_portuguese(
+    tmp_path: Path, isolate: bool
+) -> None:
+    # Lesson 05 in Portuguese promised friendly messages and printed them in English: the
+    # isolated bots' messages are written in their own processes, in the class's language.
+    from nothanks_lab.i18n import language
+
+    with language("pt_BR"):
+        got = collect_bots(write(tmp_path, FILES), seed=11, isolate=isolate)
+        text = str(got)
+        messages = [r.message for r in got.rejections]
+    assert set(got.names) == {"ada", "bo"}
+    assert text.startswith("2 robôs prontos: ada, bo") and "9 ficaram de fora:" in text
+    assert {r.name: r.stage for r in got.rejections if r.stage == "find"} == {
+        "gus": "find",
+        "jo": "find",
+        "kim": "find",
+    }
+    english = re.compile(
+        r"\b(left out|while|raised|line|the file|its|chips?|seat|cards?|holds|returned|"
+        r"answered|defines|Make sure|Run the|Check)\b"
+    )
+    for message in messages:
+        assert "fica de fora da liga" in message, message
+        assert not english.search(message), message
+    cy = next(m for m in messages if m.startswith("O robô 'cy'"))
+    assert "AttributeError" in cy and "(cy.py, linha " in cy and "A posição: o lugar " in cy
+    assert any("o arquivo não define nenhum robô" in m for m in messages)

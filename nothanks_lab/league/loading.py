@@ -16,9 +16,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..rules import Rules
-from ..tournaments.sandbox import _error_text, _line_in, _module_of
+from ..tournaments.sandbox import _LOAD_ADVICE, _NO_ACT, _NO_BOT, _error_text, _line_in, _module_of
 from ..validate import check_number
 from .limits import _time_limit, _TimeUp
 from .screening import (
@@ -60,13 +60,12 @@ def _load_isolated(
     try:
         policy.start()
     except BotProcessError as e:
-        finding = ("defines no bot", "no method act", "Bot() raised")
-        stage: Stage = "find" if any(w in e.problem for w in finding) else "load"
-        return Rejection(path.stem, path.name, stage, e.problem, e.advice or _FIND_ADVICE)
+        stage: Stage = "find" if e.stage == "find" else "load"
+        return Rejection(path.stem, path.name, stage, e.problem, e.advice or _(_FIND_ADVICE))
     return StudentBot(path.stem, policy, path)
 
 
-_FIND_ADVICE = (
+_FIND_ADVICE = N_(
     "Define a function act(view), or a class Bot with a method act(self, view); either "
     "returns Action.TAKE or Action.PASS."
 )
@@ -83,16 +82,20 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
             name,
             file,
             "load",
-            f"the file took more than {time_limit:g} s to load (the limit) and was stopped",
-            "Running the file should only define the bot; play nothing when it loads.",
+            _("the file took more than {limit} s to load (the limit) and was stopped").format(
+                limit=f"{time_limit:g}"
+            ),
+            _("Running the file should only define the bot; play nothing when it loads."),
         )
     except (Exception, SystemExit) as e:
         return Rejection(
             name,
             file,
             "load",
-            f"the file does not load: {_error_text(e)}{_line_in(e, path)}",
-            "Run the file's code in a cell to see the error with its traceback.",
+            _("the file does not load: {error}{where}").format(
+                error=_error_text(e), where=_line_in(e, path)
+            ),
+            _(_LOAD_ADVICE),
         )
     bot_class = getattr(module, "Bot", None)
     if isinstance(bot_class, type):
@@ -103,17 +106,21 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
                 name,
                 file,
                 "find",
-                f"Bot() raised {_error_text(e)}{_line_in(e, path)}",
-                "The league builds the class Bot with no arguments: give every argument of "
-                "__init__ a default.",
+                _("{name}() raised {error}{where}").format(
+                    name="Bot", error=_error_text(e), where=_line_in(e, path)
+                ),
+                _(
+                    "The league builds the class Bot with no arguments: give every argument "
+                    "of __init__ a default."
+                ),
             )
         if not callable(getattr(bot, "act", None)):
             return Rejection(
                 name,
                 file,
                 "find",
-                "its class Bot has no method act",
-                "Give Bot a method act(self, view) that returns Action.TAKE or Action.PASS.",
+                _(_NO_ACT).format(name="Bot"),
+                _("Give Bot a method act(self, view) that returns Action.TAKE or Action.PASS."),
             )
         return StudentBot(name, bot, path)
     act = getattr(module, "act", None)
@@ -123,9 +130,8 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
         name,
         file,
         "find",
-        "the file defines no bot",
-        "Define a function act(view), or a class Bot with a method act(self, view); either "
-        "returns Action.TAKE or Action.PASS.",
+        _(_NO_BOT),
+        _(_FIND_ADVICE),
     )
 
 

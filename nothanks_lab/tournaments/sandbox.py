@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..engine import Action
+from ..i18n import N_, _, fmt_decimal, get_language, set_language
 from ..rules import Rules
 from ..validate import check_int, check_number
 from ..view import PlayerView
@@ -64,11 +65,15 @@ _MAX_MESSAGE = 1 << 20
 class BotProcessError(Exception):
     """A student's bot failed in its own process: `problem` and `advice` are for its author."""
 
-    def __init__(self, problem: str, advice: str = "", index: int | None = None) -> None:
-        super().__init__(problem, advice, index)  # all in args, so it pickles intact
+    def __init__(
+        self, problem: str, advice: str = "", index: int | None = None, stage: str = ""
+    ) -> None:
+        super().__init__(problem, advice, index, stage)  # all in args, so it pickles intact
         self.problem, self.advice = problem, advice
         #: Which view of a batch it failed on (None: at load, or not known).
         self.index = index
+        #: ``"find"`` when the file loaded but defines no usable bot; else empty.
+        self.stage = stage
 
     def __str__(self) -> str:
         return self.problem
@@ -156,6 +161,7 @@ class IsolatedPolicy:
             "params": self.params,
             "seed": None if self.seed is None else list(self.seed),
             "siblings": self.siblings,
+            "language": get_language(),  # the child's messages are for the student to read
         }
         try:
             self._proc = subprocess.Popen(
@@ -221,11 +227,14 @@ class IsolatedPolicy:
         try:
             ready = self._recv.poll(max(deadline - time.monotonic(), 0.0))
             if not ready:
-                what = "load" if stage == "load" else "decide"
+                limit = f"{seconds if shown is None else shown:g}"
+                if stage == "load":
+                    text = _("it took more than {limit} s to load (the limit) and was stopped")
+                else:
+                    text = _("it took more than {limit} s to decide (the limit) and was stopped")
                 self._die(
-                    f"it took more than {seconds if shown is None else shown:g} s to {what} "
-                    f"(the limit) and was stopped{self._pace()}",
-                    "Make sure every loop ends, and play nothing when the file loads.",
+                    text.format(limit=limit) + self._pace(),
+                    _("Make sure every loop ends, and play nothing when the file loads."),
                 )
             data = self._recv.recv()
         except (EOFError, OSError):
@@ -235,7 +244,7 @@ class IsolatedPolicy:
         except ValueError:
             reply = None
         if not isinstance(reply, dict):
-            self._die("its process sent something that is not an answer", "Only answer moves.")
+            self._die(_(_NOT_AN_ANSWER), _("Only answer moves."))
         return reply
 
     def _pace(self) -> str:
@@ -243,7 +252,9 @@ class IsolatedPolicy:
         if not self._answered:
             return ""
         ms = 1000 * self._busy / self._answered
-        return f" (its {self._answered} decisions before took {ms:.0f} ms each on average)"
+        return " " + _("(its {n} decisions before took {ms} ms each on average)").format(
+            n=self._answered, ms=f"{ms:.0f}"
+        )
 
     def _died(self, stage: str) -> None:
         assert self._proc is not None
@@ -252,27 +263,33 @@ class IsolatedPolicy:
         except subprocess.TimeoutExpired:
             code = None
         if code == -signal.SIGXCPU:
-            problem = f"it used more than {self.cpu_s:g} s of CPU time and was stopped"
+            problem = _("it used more than {cpu} s of CPU time and was stopped").format(
+                cpu=f"{self.cpu_s:g}"
+            )
         elif code == -signal.SIGKILL:  # not the CPU limit (that sends SIGXCPU first)
-            problem = "its process was killed from outside (SIGKILL: out of memory, or a person)"
+            problem = _("its process was killed from outside (SIGKILL: out of memory, or a person)")
+        elif stage == "load":
+            problem = _("its process ended while the file loaded (exit code {code})")
         else:
-            when = "while the file loaded" if stage == "load" else "while it was deciding"
-            problem = f"its process ended {when} (exit code {code})"
-        self._die(problem, "A bot only answers: never exit, and keep each decision quick.")
+            problem = _("its process ended while it was deciding (exit code {code})")
+        self._die(
+            problem.format(code=code),
+            _("A bot only answers: never exit, and keep each decision quick."),
+        )
 
-    def _die(self, problem: str, advice: str) -> NoReturn:
-        self.failure = BotProcessError(problem, advice, self._at)
+    def _die(self, problem: str, advice: str, stage: str = "") -> NoReturn:
+        self.failure = BotProcessError(problem, advice, self._at, stage)
         self.close()
         raise self.failure
 
     def _fail(self, reply: dict[str, Any], stage: str) -> None:
         err = reply.get("error")
         if not isinstance(err, dict):
-            self._die("its process sent something that is not an answer", "Only answer moves.")
+            self._die(_(_NOT_AN_ANSWER), _("Only answer moves."))
         assert isinstance(err, dict)
         problem = str(err.get("problem", "it failed"))[:500]
         advice = str(err.get("advice", ""))[:500]
-        self._die(problem, advice)
+        self._die(problem, advice, "find" if err.get("stage") == "find" else "")
 
     def act_many(self, views: list[PlayerView]) -> list[Action]:
         """The bot's moves in each of `views`: one message out, one short answer back per view.
@@ -317,18 +334,26 @@ class IsolatedPolicy:
                 self._died("act")
             if data is None:
                 self._die(
-                    f"it took more than {self.decision_s:g} s to decide (the limit per "
-                    f"decision) and was stopped{self._pace()}",
-                    "Make sure every loop ends, and keep each decision quick.",
+                    _(
+                        "it took more than {limit} s to decide (the limit per decision) and "
+                        "was stopped"
+                    ).format(limit=f"{self.decision_s:g}")
+                    + self._pace(),
+                    _("Make sure every loop ends, and keep each decision quick."),
                 )
             now = clock()
             self._answered, self._busy, last = self._answered + 1, self._busy + now - last, now
             if self._answered >= _MEAN_AFTER and self._busy > self._answered * self.mean_s:
                 self._die(
-                    f"its decisions took {self._busy / self._answered:.2f} s each on average "
-                    f"over {self._answered} decisions, more than the {self.mean_s:g} s a bot "
-                    "may take on average (a league would take hours)",
-                    "Keep each decision quick: no sleeping, no long searches.",
+                    _(
+                        "its decisions took {mean} s each on average over {n} decisions, more "
+                        "than the {limit} s a bot may take on average (a league would take hours)"
+                    ).format(
+                        mean=fmt_decimal(self._busy / self._answered, 2),
+                        n=self._answered,
+                        limit=f"{self.mean_s:g}",
+                    ),
+                    _("Keep each decision quick: no sleeping, no long searches."),
                 )
             if data == b"T" or data == b"P":
                 out.append(Action.TAKE if data == b"T" else Action.PASS)
@@ -338,7 +363,7 @@ class IsolatedPolicy:
             except ValueError:
                 reply = None
             if not isinstance(reply, dict):
-                self._die("its process sent something that is not an answer", "Only answer moves.")
+                self._die(_(_NOT_AN_ANSWER), _("Only answer moves."))
             self._fail(reply, "act")
         return out
 
@@ -408,6 +433,14 @@ def _short_repr(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_NOT_AN_ANSWER = N_("its process sent something that is not an answer")
+_LOAD_ADVICE = N_("Run the file's code in a cell to see the error with its traceback.")
+_NO_ACT = N_("its class {name} has no method act")
+_NO_BOT = N_("the file defines no bot")
+_NONE_ANSWER = N_("its act(view) returned None (a missing return?)")
+_NOT_A_MOVE = N_("its act(view) answered {answer} (a {kind}), which is not a move")
+
+
 def _line_in(exc: BaseException, path: Path | None) -> str:
     """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
     if path is None:
@@ -420,7 +453,9 @@ def _line_in(exc: BaseException, path: Path | None) -> str:
         tb = tb.tb_next
     if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
         line = exc.lineno
-    return "" if line is None else f" ({path.name}, line {line})"
+    return (
+        "" if line is None else " " + _("({file}, line {line})").format(file=path.name, line=line)
+    )
 
 
 def _error_text(exc: BaseException) -> str:
@@ -457,22 +492,22 @@ def _bot_of_module(module: types.ModuleType, path: Path) -> Any:
     if isinstance(bot_class, type):
         bot = bot_class()
         act = getattr(bot, "act", None)
-        return act if callable(act) else "its class Bot has no method act"
+        return act if callable(act) else _(_NO_ACT).format(name="Bot")
     act = getattr(module, "act", None)
-    return act if callable(act) else "the file defines no bot"
+    return act if callable(act) else _(_NO_BOT)
 
 
-def _error_reply(exc: BaseException, path: Path, doing: str) -> dict[str, Any]:
+def _error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
+    """The message for an exception of the bot while it decided."""
     if isinstance(exc, MemoryError):
-        problem = f"it ran out of the memory a bot may use {doing}"
-        advice = "Keep the bot's data small."
+        problem = _("it ran out of the memory a bot may use while deciding")
+        advice = _("Keep the bot's data small.")
     else:
-        problem = f"{doing}, it raised {_error_text(exc)}{_line_in(exc, path)}"
-        advice = "Run the file's code in a cell to see the error with its traceback."
+        problem = _("while deciding, it raised {error}{where}").format(
+            error=_error_text(exc), where=_line_in(exc, path)
+        )
+        advice = _(_LOAD_ADVICE)
     return {"error": {"problem": problem, "advice": advice}}
-
-
-_LOAD_ADVICE = "Run the file's code in a cell to see the error with its traceback."
 
 
 def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in the child
@@ -495,6 +530,8 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
         siblings = sibling_sources(path) if config.get("siblings", True) else {}
     except (OSError, ValueError) as e:  # ValueError: not a regular file, too large, not UTF-8
         source, siblings, unread = None, {}, e
+    set_language(config.get("language") or "en")
+    _(_NO_BOT)  # the catalog read now, while the package's files are surely readable
     confine((in_fd, out_fd))
     seed_global_random(config.get("seed"))
     sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
@@ -509,32 +546,38 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
             raise unread if unread is not None else OSError(f"cannot read {path.name}")
         module = _module_of(path, source)
     except BaseException as e:  # every exception of the file stays here, as a message
-        text = f"the file does not load: {_error_text(e)}{_line_in(e, path)}"
+        text = _("the file does not load: {error}{where}").format(
+            error=_error_text(e), where=_line_in(e, path)
+        )
         if isinstance(e, MemoryError):
-            text = "the file ran out of the memory a bot may use while it loaded"
-        send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
+            text = _("the file ran out of the memory a bot may use while it loaded")
+        send({"error": {"problem": text, "advice": _(_LOAD_ADVICE)}})
         return
     own_name = None
     try:
         if config.get("class") is not None:
             cls = getattr(module, config["class"], None)
             if not callable(cls):
-                bot: Any = f"{path.name} has no class {config['class']}"
+                bot: Any = _("{file} has no class {name}").format(
+                    file=path.name, name=config["class"]
+                )
             else:
                 made = cls(**config.get("params", {}))
                 own = getattr(made, "name", None)
                 own_name = own if isinstance(own, str) else None
                 bot = getattr(made, "act", None)
                 if not callable(bot):
-                    bot = f"its class {config['class']} has no method act"
+                    bot = _(_NO_ACT).format(name=config["class"])
         else:
             bot = _bot_of_module(module, path)
     except BaseException as e:
-        text = f"{config.get('class') or 'Bot'}() raised {_error_text(e)}{_line_in(e, path)}"
-        send({"error": {"problem": text, "advice": _LOAD_ADVICE}})
+        text = _("{name}() raised {error}{where}").format(
+            name=config.get("class") or "Bot", error=_error_text(e), where=_line_in(e, path)
+        )
+        send({"error": {"problem": text, "advice": _(_LOAD_ADVICE), "stage": "find"}})
         return
     if isinstance(bot, str):
-        send({"error": {"problem": bot, "advice": ""}})
+        send({"error": {"problem": bot, "advice": "", "stage": "find"}})
         return
     decide = bot
     send({"ready": True, "name": own_name})
@@ -551,15 +594,17 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
                     outbox.send_bytes(b"T" if answer is Action.TAKE else b"P")
                 else:
                     text = (
-                        "its act(view) returned None (a missing return?)"
+                        _(_NONE_ANSWER)
                         if answer is None
-                        else f"its act(view) answered {_short_repr(answer)} (a "
-                        f"{type(answer).__name__}), which is not a move"
+                        else _(_NOT_A_MOVE).format(
+                            answer=_short_repr(answer), kind=type(answer).__name__
+                        )
                     )
-                    send({"error": {"problem": text, "advice": "Return Action.TAKE or PASS."}})
+                    advice = _("Return Action.TAKE or Action.PASS.")
+                    send({"error": {"problem": text, "advice": advice}})
                     return
         except BaseException as e:
-            send(_error_reply(e, path, "while deciding"))
+            send(_error_reply(e, path))
             return
 
 
