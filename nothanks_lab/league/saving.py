@@ -19,6 +19,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
 from ..validate import write_atomic
 from .student import StudentBot
 
@@ -122,7 +123,8 @@ def _bot_source(bot: Any, name: str) -> str:
         alias = f"\n\nBot = {main}\n"
     elif not isinstance(bot, type) and main != "act":
         alias = f"\n\nact = {main}\n"
-    parts = [f'"""{name}: a bot for the class league (saved from a notebook)."""']
+    about = _("{name}: a bot for the class league (saved from a notebook).").format(name=name)
+    parts = [f'"""{about}"""']
     if imports:
         parts.append("\n".join(sorted(imports.values())))
     if constants:
