@@ -870,6 +870,9 @@ ISSUE_24_CASES = [
     ("tournament isolate 'yes'", lambda: nt.tournaments.tournament(FIELD, 3, 4, isolate="yes"),
      "isolate"),
     ("isolated spec, no such file", lambda: _isolated_bot("/nope/missing.py:Bot"), "no file"),
+    # a name too long for the file system was an OSError (ENAMETOOLONG), echoed whole
+    ("isolated spec, 5,000-character file name", lambda: _isolated_bot("/" + "a" * 4995 +
+     ".py:Bot"), "no file"),
     ("isolated spec, no class name", lambda: _isolated_bot(f"{__file__}:9x"), "class name"),
     ("isolated spec, repeated parameter", lambda: _isolated_bot(f"{__file__}:B:k=1,k=2"), "twice"),
     ("IsolatedPolicy class_name '1x'", lambda: _isolated(class_name="1x"), "class_name"),

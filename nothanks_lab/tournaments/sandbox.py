@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 
 from ..engine import Action
 from ..i18n import N_, _, fmt_decimal, get_language, set_language
-from ..rules import Rules
+from ..rules import Rules, short_repr
 from ..validate import check_int, check_number
 from ..view import PlayerView
 from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
@@ -399,14 +399,19 @@ def isolated_bot(
     if not where.endswith(".py"):
         return None
     class_name, _, given = rest.partition(":")
+    shown, file = short_repr(spec), short_repr(where)
     if not class_name.strip().isidentifier():
         raise ValueError(
-            f"bot spec {spec!r}: after {where!r} give the class name, as "
-            f"'{where}:ClassName' or '{where}:ClassName:key=value'"
+            f"bot spec {shown}: after {file} give the class name, as "
+            "'file.py:ClassName' or 'file.py:ClassName:key=value'"
         )
-    path = Path(where).expanduser().resolve()
-    if not path.is_file():
-        raise ValueError(f"bot spec {spec!r}: no file {str(path)!r}")
+    try:
+        path = Path(where).expanduser().resolve()
+        is_file = path.is_file()
+    except (OSError, RuntimeError):  # a name too long for the file system, a link loop
+        is_file = False
+    if not is_file:
+        raise ValueError(f"bot spec {shown}: no file {file}")
     _, params = parse_bot_spec("user:" + given) if given else ("user", {})
     key = (seed, place) if isinstance(seed, int) and not isinstance(seed, bool) else None
     policy = IsolatedPolicy(
@@ -420,7 +425,7 @@ def isolated_bot(
     try:  # loaded now, as in this process: the name it gives itself is known before play
         policy.start()
     except BotProcessError as e:
-        raise ValueError(f"bot spec {spec!r}: {e.problem}") from None
+        raise ValueError(f"bot spec {shown}: {e.problem}") from None
     return policy
 
 
