@@ -544,5 +544,5 @@ def test_a_portuguese_class_reads_every_rejection_in_portuguese(
         assert not english.search(message), message
     cy = next(m for m in messages if m.startswith("O robô 'cy'"))
     assert "AttributeError" in cy and "(cy.py, linha " in cy
-    assert "A posição: o lugar 0 joga sobre a carta " in cy
+    assert "A posição: o lugar 0 decide sobre a carta " in cy
     assert any("o arquivo não define nenhum robô" in m for m in messages)

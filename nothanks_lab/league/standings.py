@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..i18n import _
+from ..i18n import _, fmt_int, ngettext
 from ..tournaments import TournamentResult
 from .student import Rejection, _left_out_html, _left_out_lines
 
@@ -81,10 +81,13 @@ class LeagueResult:
         fig = plot_win_shares(rows, metric=metric)
         fig.data[0].marker.color = [STUDENT_COLOR if r["student"] else BUILTIN_COLOR for r in rows]
         t = self.tournament
-        fig.update_layout(
-            title_text=f"Class league: {fig.layout.title.text}<br><sup>{t.n_deals:,} deals, "
-            "each in every order of the seats; students orange, built-in bots blue</sup>"
-        )
+        sub = ngettext(
+            "{n} deal, each in every order of the seats; students orange, built-in bots blue",
+            "{n} deals, each in every order of the seats; students orange, built-in bots blue",
+            t.n_deals,
+        ).format(n=fmt_int(t.n_deals))
+        head = _("Class league: {title}").format(title=fig.layout.title.text)
+        fig.update_layout(title_text=f"{head}<br><sup>{sub}</sup>")
         return fig
 
     def __str__(self) -> str:
