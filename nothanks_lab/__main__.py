@@ -20,7 +20,9 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
+from .bots.specs import bots_listing
 from .i18n import N_, _, language
+from .parallel import Terminated, sigterm_stops
 
 __all__ = ["cli_flags", "cli_words", "main"]
 
@@ -372,23 +374,6 @@ def _dask_client(address: str | None) -> Any:
         client.close()  # type: ignore[no-untyped-call]
 
 
-def _bots_listing() -> str:
-    from .bots import available_bots, params_of
-
-    lines = []
-    for name in available_bots():
-        try:
-            params = params_of(name)
-        except ValueError:
-            params = {}
-        lines.append(name)
-        lines += [
-            f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.help}" for p in params.values()
-        ]
-    lines.append("\n" + _("give a bot as NAME or NAME:param=value,param=value"))
-    return "\n".join(lines)
-
-
 def _review(args: argparse.Namespace) -> str:
     """The ``review`` command: load the round, review the seat, render the table."""
     from pathlib import Path
@@ -507,7 +492,7 @@ def _run(args: argparse.Namespace, flags: Mapping[str, str]) -> str:
         )
         return _("serve-class ended (status {status})").format(status=serve_class(settings))
     if args.command == "bots":
-        return _bots_listing()
+        return bots_listing()
     if args.command == "review":
         return _review(args)
     if args.command == "lessons":
@@ -559,46 +544,12 @@ def _run(args: argparse.Namespace, flags: Mapping[str, str]) -> str:
     return records_table(result.to_records(), args.format)
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, ``timeout``, a scheduler) reached the command: it stops as on Ctrl-C."""
-
-
-@contextmanager
-def _sigterm_stops(stopped: list[int]) -> Any:
-    """SIGTERM raises `Terminated` in this process while the command runs, so it unwinds as on
-    Ctrl-C (workers stopped, temporary files removed, nothing half-written, one line said), and
-    is noted in `stopped`: whatever error the unwinding meets after it (``timeout`` signals the
-    whole group, so a lesson's kernel dies too) is a consequence of the stop. A process forked
-    meanwhile (a worker) that inherits the handler dies of SIGTERM as before."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    me = os.getpid()
-
-    def stop(signum: int, frame: object) -> None:
-        if os.getpid() != me:  # a forked child: the default action, at once
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-            return
-        stopped.append(signum)
-        raise Terminated
-
-    before = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m nothanks_lab`` and the ``nothanks-lab`` script."""
     stopped: list[int] = []
     try:
         try:
-            with _sigterm_stops(stopped):
+            with sigterm_stops(stopped):
                 out = run(argv)
         except BaseException as e:
             if stopped and not isinstance(e, Terminated):  # an error on the way out of a stop

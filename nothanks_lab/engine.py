@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import bisect
 import enum
-import operator
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -23,6 +21,10 @@ from . import core, validate
 from .deals import check_deck, deal_one
 from .i18n import _, ngettext
 from .rules import Rules
+from .tables import ROWS as _ROWS
+from .tables import array_state as _array_state
+from .tables import cards_of as _cards_of
+from .tables import table_state as _table_state
 from .validate import check_seat, check_sequence, keyword_only_after
 from .view import PlayerView, position_state
 
@@ -97,64 +99,6 @@ def deal(rules: Rules, *, seed: SeedLike) -> np.ndarray:
 
 _BOTH = (Action.TAKE, Action.PASS)
 _TAKE_ONLY = (Action.TAKE,)
-
-
-def _cards_of(mask: int) -> tuple[int, ...]:
-    """The cards of a bit-mask hand, ascending (only when a position is set up)."""
-    return tuple(c for c in range(mask.bit_length()) if (mask >> c) & 1)
-
-
-class _Table(dict[tuple[int, int], int]):
-    """One round's row of a 2-D `core.State` field: ``t[0, p]`` at dict speed, and ``shape``.
-
-    `core`'s functions index a state as ``a[g]`` and ``a[g, p]``; numpy answers each scalar
-    access ~10x slower than a dict or a list, so the engine runs those same functions on a
-    batch of one made of plain tables (1-D fields are one-item lists).
-    """
-
-    shape: tuple[int, int]
-
-    def copy(self) -> _Table:
-        new = _Table(self)
-        new.shape = self.shape
-        return new
-
-
-#: The keys ``(0, p)`` of a table row of each width, and a getter of the row as a tuple.
-_KEYS: dict[int, tuple[tuple[int, int], ...]] = {}
-_ROWS: dict[int, Callable[[Any], tuple[int, ...]]] = {}
-
-
-def _table(row: list[int]) -> _Table:
-    """A table of one round's row (a list of plain ints)."""
-    n = len(row)
-    keys = _KEYS.get(n)
-    if keys is None:
-        keys = _KEYS[n] = tuple((0, i) for i in range(n))
-        # One row as a tuple, in one call (a state's rows have n >= 2: itemgetter's tuple).
-        _ROWS[n] = operator.itemgetter(*keys)
-    t = _Table(zip(keys, row, strict=True))
-    t.shape = (1, n)
-    return t
-
-
-def _table_state(state: core.State) -> core.State:
-    """Round 0 of a numpy `state` as plain tables (what `Game` plays on)."""
-    return core.State(
-        _table(state.deck[0].tolist()),  # type: ignore[arg-type]
-        [int(state.turned[0])],  # type: ignore[arg-type]
-        [int(state.player[0])],  # type: ignore[arg-type]
-        [int(state.pot[0])],  # type: ignore[arg-type]
-        _table(state.chips[0].tolist()),  # type: ignore[arg-type]
-        _table(state.hands[0].tolist()),  # type: ignore[arg-type]
-    )
-
-
-def _array_state(state: core.State) -> core.State:
-    """The numpy batch of one of a table state (the form the rest of the package reads)."""
-    # A table's values are in key order ``(0, 0), (0, 1), ...``; 1-D fields are lists.
-    rows = ([list(f.values())] if isinstance(f, _Table) else f for f in state)
-    return core.State(*(np.array(r, dtype=np.int64) for r in rows))
 
 
 class _Events(dict[tuple[int, Action, int, int], Event]):

@@ -27,12 +27,14 @@ from typing import Any, TypeVar
 
 __all__ = [
     "SerialExecutor",
+    "Terminated",
     "check_picklable",
     "check_workers",
     "iter_tasks",
     "max_workers",
     "open_executor",
     "run_tasks",
+    "sigterm_stops",
 ]
 
 T = TypeVar("T")
@@ -263,3 +265,37 @@ def run_tasks(
     [3, 1, 2]
     """
     return list(iter_tasks(fn, tasks, executor, progress=progress, desc=desc))
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a scheduler) reached the command: it stops as on Ctrl-C."""
+
+
+@contextmanager
+def sigterm_stops(stopped: list[int]) -> Any:
+    """SIGTERM raises `Terminated` in this process while the command runs, so it unwinds as on
+    Ctrl-C (workers stopped, temporary files removed, nothing half-written, one line said), and
+    is noted in `stopped`: whatever error the unwinding meets after it (``timeout`` signals the
+    whole group, so a lesson's kernel dies too) is a consequence of the stop. A process forked
+    meanwhile (a worker) that inherits the handler dies of SIGTERM as before."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    me = os.getpid()
+
+    def stop(signum: int, frame: object) -> None:
+        if os.getpid() != me:  # a forked child: the default action, at once
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        stopped.append(signum)
+        raise Terminated
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # i18n (the message catalogs, numbers for a person) imports only Babel: every layer speaks.
     ("rules", ("rules", "validate", "stats", "render.tables", "i18n")),
     ("core", ("core", "deals", "jit")),
-    ("engine", ("engine", "view")),
+    ("engine", ("engine", "view", "tables")),
     ("players", ("play", "fast", "bots", "probability")),
     (
         "analysis",

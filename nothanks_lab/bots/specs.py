@@ -281,3 +281,21 @@ def unique_names(policies: Sequence[Any]) -> tuple[str, ...]:
         seen[n] = seen.get(n, 0) + 1
         out.append(n if names.count(n) == 1 else f"{n} #{seen[n]}")
     return tuple(out)
+
+
+def bots_listing() -> str:
+    """Every registered bot with its parameters (default, range, help): the CLI's ``bots``."""
+    from . import available_bots, params_of
+
+    lines = []
+    for name in available_bots():
+        try:
+            params = params_of(name)
+        except ValueError:
+            params = {}
+        lines.append(name)
+        lines += [
+            f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.help}" for p in params.values()
+        ]
+    lines.append("\n" + _("give a bot as NAME or NAME:param=value,param=value"))
+    return "\n".join(lines)

@@ -22,7 +22,8 @@ import numpy as np
 from ..engine import Action
 from ..i18n import N_, _, fmt_decimal, ngettext
 from ..play import PolicyError, policy_name
-from ..tournaments.sandbox import _error_text, _line_in, _short_repr
+from ..rules import short_repr
+from ..tournaments.sandbox import _error_text, _line_in
 from ..view import PlayerView
 from .limits import _TimeUp
 
@@ -303,7 +304,7 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
             advice = _(_RETURN_A_MOVE)
         else:
             problem = _("its act(view) answered {answer} (a {kind}), which is not a move").format(
-                answer=_short_repr(answer), kind=type(answer).__name__
+                answer=short_repr(answer), kind=type(answer).__name__
             )
             advice = _(_RETURN_A_MOVE)
     return Rejection(bot.name, bot.file, stage, problem, advice, view)

@@ -23,8 +23,8 @@ import time
 from array import array
 from typing import Any
 
-from ..engine import _cards_of
 from ..rules import Rules
+from ..tables import cards_of as _cards_of
 from ..view import PlayerView
 
 __all__ = ["FrameReader", "decode_views", "encode_views"]

@@ -1,18 +1,13 @@
 """A student's bot in a process of its own: the parent sends public facts, the child answers.
 
-:class:`IsolatedPolicy` starts a fresh Python interpreter (``python -m
-nothanks_lab.tournaments.sandbox``, not a fork: the child never holds a copy of the parent's games,
-decks or other bots), which sets its own resource limits (``RLIMIT_CPU`` CPU seconds,
-``RLIMIT_AS`` memory), closes every inherited file descriptor but its two pipes, sends its
-output to ``/dev/null`` and only then runs the student's file. The parent sends each decision as
-a `~nothanks_lab.view.PlayerView`'s public facts packed as ints (`.pipes.encode_views`, never
-pickle, so a child cannot make the parent run code) and reads a move back, with a wall-clock
-deadline per load and per decision; on a miss it kills the child's process group (``SIGKILL``). Any
-exception of the bot (every `BaseException`: ``KeyboardInterrupt``, ``SystemExit``,
-``GeneratorExit``, ``MemoryError``...) and its own signal handlers stay in the child, which
-reports them as a message; a child that dies is detected (end of file on its pipe) and named.
-A failure is raised in the parent as :class:`BotProcessError`, which the league turns into a
-`~nothanks_lab.league.Rejection`.
+:class:`IsolatedPolicy` starts a fresh interpreter (``python -m nothanks_lab.tournaments.sandbox``,
+not a fork: the child never holds the parent's games, decks or bots), which sets its limits
+(``RLIMIT_CPU``, ``RLIMIT_AS``), keeps only its two pipes and only then runs the student's file.
+Each decision goes as a `~nothanks_lab.view.PlayerView`'s public facts packed as ints
+(`.pipes.encode_views`, never pickle) with a wall-clock deadline; on a miss the parent kills
+the child's process group. Every `BaseException` of the bot and its signal handlers stay in the
+child, which reports them as a message; a dead child is detected and named. A failure is a
+:class:`BotProcessError` in the parent, a `~nothanks_lab.league.Rejection` in a league.
 """
 
 from __future__ import annotations
@@ -263,19 +258,15 @@ class IsolatedPolicy:
         except subprocess.TimeoutExpired:
             code = None
         if code == -signal.SIGXCPU:
-            problem = _("it used more than {cpu} s of CPU time and was stopped").format(
-                cpu=f"{self.cpu_s:g}"
-            )
+            problem = _("it used more than {cpu} s of CPU time and was stopped")
         elif code == -signal.SIGKILL:  # not the CPU limit (that sends SIGXCPU first)
             problem = _("its process was killed from outside (SIGKILL: out of memory, or a person)")
         elif stage == "load":
             problem = _("its process ended while the file loaded (exit code {code})")
         else:
             problem = _("its process ended while it was deciding (exit code {code})")
-        self._die(
-            problem.format(code=code),
-            _("A bot only answers: never exit, and keep each decision quick."),
-        )
+        advice = _("A bot only answers: never exit, and keep each decision quick.")
+        self._die(problem.format(code=code, cpu=f"{self.cpu_s:g}"), advice)
 
     def _die(self, problem: str, advice: str, stage: str = "") -> NoReturn:
         self.failure = BotProcessError(problem, advice, self._at, stage)
@@ -430,14 +421,6 @@ def isolated_bot(
 
 
 # --------------------------------------------------------------------------- the child
-def _short_repr(value: Any, limit: int = 60) -> str:
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 _NOT_AN_ANSWER = N_("its process sent something that is not an answer")
 _LOAD_ADVICE = N_("Run the file's code in a cell to see the error with its traceback.")
 _NO_ACT = N_("its class {name} has no method act")
@@ -602,7 +585,7 @@ def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in t
                         _(_NONE_ANSWER)
                         if answer is None
                         else _(_NOT_A_MOVE).format(
-                            answer=_short_repr(answer), kind=type(answer).__name__
+                            answer=short_repr(answer), kind=type(answer).__name__
                         )
                     )
                     advice = _("Return Action.TAKE or Action.PASS.")
