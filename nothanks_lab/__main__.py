@@ -562,8 +562,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_("stopped (SIGTERM): stopped before the end, no result"), file=sys.stderr)
         return 143
     except KeyboardInterrupt as e:  # Ctrl-C: the run has stopped its workers; no traceback
-        if type(e).__name__ == "HandoutInterrupted":  # the kit's export, whose lessons' runs
-            # take Ctrl-C and SIGTERM alike (nbclient stops the kernel on either)
+        from .kit.handouts import HandoutInterrupted  # loaded already if the kit ran
+
+        if isinstance(e, HandoutInterrupted):  # a kit lesson's run: Ctrl-C and SIGTERM alike
             print(
                 _("stopped (Ctrl-C or SIGTERM) while a lesson ran: no kit written"), file=sys.stderr
             )
