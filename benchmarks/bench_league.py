@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -51,30 +52,35 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="deals of the league (default 20)")
     ap.add_argument("--students", type=int, default=30, help="student files (default 30)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="pairs of runs, alternating (default 3)")
     args = ap.parse_args()
+    ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         write_class(folder, args.students)
-        rates = {}
-        loads = []
-        for isolate in (False, True):
-            loads.append(os.getloadavg()[0])
-            start = time.perf_counter()
-            result = run_league(
-                folder, n_games=args.games, seed=args.seed, progress=False, isolate=isolate
-            )
-            total = time.perf_counter() - start
-            games = result.tournament.n_games
-            rates[isolate] = games / result.seconds
-            label = "isolated  " if isolate else "in-process"
-            print(
-                f"{label}: {games} games in {result.seconds:.2f} s = {rates[isolate]:,.0f} "
-                f"games/s (load and screening {total - result.seconds:.1f} s)"
-            )
+        for _ in range(args.repeat):
+            rates, loads = {}, []
+            for isolate in (False, True):
+                loads.append(os.getloadavg()[0])
+                start = time.perf_counter()
+                result = run_league(
+                    folder, n_games=args.games, seed=args.seed, progress=False, isolate=isolate
+                )
+                total = time.perf_counter() - start
+                games = result.tournament.n_games
+                rates[isolate] = games / result.seconds
+                label = "isolated  " if isolate else "in-process"
+                print(
+                    f"{label}: {games} games in {result.seconds:.2f} s = {rates[isolate]:,.0f} "
+                    f"games/s (load and screening {total - result.seconds:.1f} s, load average "
+                    f"{loads[-1]:.2f} before)"
+                )
+            ratios.append(rates[True] / rates[False])
+            print(f"ratio isolated / in-process: {ratios[-1]:.2f}")
     print(
-        f"ratio isolated / in-process: {rates[True] / rates[False]:.2f} (load average "
-        f"{loads[0]:.2f} before the in-process run, {loads[1]:.2f} before the isolated one, "
-        f"{os.getloadavg()[0]:.2f} after, on {os.cpu_count()} cores)"
+        f"median ratio isolated / in-process over {len(ratios)} pairs: "
+        f"{statistics.median(ratios):.2f} (each: {', '.join(f'{r:.2f}' for r in ratios)}; "
+        f"load average {os.getloadavg()[0]:.2f} after, on {os.cpu_count()} cores)"
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..i18n import N_, _, ngettext
 from ..rules import Rules
-from ..tournaments.sandbox import _LOAD_ADVICE, _NO_ACT, _NO_BOT, _error_text, _line_in, _module_of
+from ..tournaments.botfile import LOAD_ADVICE, NO_ACT, NO_BOT, error_text, line_in, module_of
 from ..validate import check_number
 from .limits import _time_limit, _TimeUp
 from .screening import (
@@ -76,7 +76,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
     name, file = path.stem, path.name
     try:
         with _time_limit(time_limit):
-            module = _module_of(path)
+            module = module_of(path)
     except _TimeUp:
         return Rejection(
             name,
@@ -93,9 +93,9 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
             file,
             "load",
             _("the file does not load: {error}{where}").format(
-                error=_error_text(e), where=_line_in(e, path)
+                error=error_text(e), where=line_in(e, path)
             ),
-            _(_LOAD_ADVICE),
+            _(LOAD_ADVICE),
         )
     bot_class = getattr(module, "Bot", None)
     if isinstance(bot_class, type):
@@ -107,7 +107,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
                 file,
                 "find",
                 _("{name}() raised {error}{where}").format(
-                    name="Bot", error=_error_text(e), where=_line_in(e, path)
+                    name="Bot", error=error_text(e), where=line_in(e, path)
                 ),
                 _(
                     "The league builds the class Bot with no arguments: give every argument "
@@ -119,7 +119,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
                 name,
                 file,
                 "find",
-                _(_NO_ACT).format(name="Bot"),
+                _(NO_ACT).format(name="Bot"),
                 _("Give Bot a method act(self, view) that returns Action.TAKE or Action.PASS."),
             )
         return StudentBot(name, bot, path)
@@ -130,7 +130,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
         name,
         file,
         "find",
-        _(_NO_BOT),
+        _(NO_BOT),
         _(_FIND_ADVICE),
     )
 

@@ -20,7 +20,7 @@ from ..bots.specs import make_policy
 from ..engine import Action
 from ..play import PolicyError, ask, play_game
 from ..rules import Rules
-from ..tournaments.sandbox import _error_text
+from ..tournaments.botfile import error_text
 from ..validate import check_int, check_number, check_players, check_rules, check_seed, is_int
 from ..view import PlayerView
 from .limits import _time_limit, _TimeUp
@@ -132,7 +132,7 @@ def screen_bot(
             bot.name,
             bot.file,
             "screen",
-            f"it cannot be copied ({_error_text(e)}), and the league plays copies of each bot",
+            f"it cannot be copied ({error_text(e)}), and the league plays copies of each bot",
             "Keep only numbers, lists, dicts and the like in the bot's attributes.",
         )
     if not isinstance(seed, np.random.SeedSequence):
@@ -161,7 +161,7 @@ def screen_bot(
             bot.name,
             bot.file,
             "screen",
-            f"its act(view) called exit() ({_error_text(e)})",
+            f"its act(view) called exit() ({error_text(e)})",
             "A bot only answers: return Action.TAKE or Action.PASS.",
         )
     if fired[0]:

@@ -23,7 +23,7 @@ from ..engine import Action
 from ..i18n import N_, _, fmt_decimal, ngettext
 from ..play import PolicyError, policy_name
 from ..rules import short_repr
-from ..tournaments.sandbox import _error_text, _line_in
+from ..tournaments.botfile import error_text, line_in
 from ..view import PlayerView
 from .limits import _TimeUp
 
@@ -291,7 +291,7 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
         advice = _("Make sure every loop in act ends, and keep each decision quick.")
     elif cause is not None:
         problem = _("its act(view) raised {error}{where}").format(
-            error=_error_text(cause), where=_line_in(cause, bot.path)
+            error=error_text(cause), where=line_in(cause, bot.path)
         )
         advice = _(_TRY_IT)
     else:

@@ -1,14 +1,13 @@
 """Reading a bot process's answers: many framed messages per system call.
 
-An isolated bot (`nothanks_lab.tournaments.sandbox`) answers each decision of a batch with one
-short message as soon as it has decided, so the parent knows exactly which decision a bot that
-overran its time limit was stuck on. Read the way `multiprocessing.connection.Connection` reads
-(a poll, then two reads per message), a batch of 100 answers costs the parent 300 system calls
-while the bot itself only had a threshold to compare: the parent's reading was most of an
-isolated league's time. `FrameReader` reads the same framing (a 4-byte big-endian length, or
--1 and an 8-byte length, then the payload: what ``Connection.send_bytes`` writes) with one
-``os.read`` of everything that has arrived, and hands the messages out one by one from its
-buffer; it polls the pipe only when no whole message is buffered.
+An isolated bot (`nothanks_lab.tournaments.child`) answers a batch of decisions with one short
+message, and a failing one with its moves so far and a message saying what went wrong. Read the
+way `multiprocessing.connection.Connection` reads (a poll, then two reads per message), every
+message costs the parent three system calls. `FrameReader` reads the same framing (a 4-byte
+big-endian length, or -1 and an 8-byte length, then the payload: what
+``Connection.send_bytes`` writes) with one ``os.read`` of everything that has arrived, and hands
+the messages out one by one from its buffer; it polls the pipe only when no whole message is
+buffered.
 
 The other way, a batch of views travels as ints (`encode_views`, `decode_views`): the public
 facts of each view and nothing else, cheaper to pack and unpack than JSON's dicts and lists.

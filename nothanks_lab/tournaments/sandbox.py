@@ -1,39 +1,39 @@
 """A student's bot in a process of its own: the parent sends public facts, the child answers.
 
-:class:`IsolatedPolicy` starts a fresh interpreter (``python -m nothanks_lab.tournaments.sandbox``,
-not a fork: the child never holds the parent's games, decks or bots), which sets its limits
-(``RLIMIT_CPU``, ``RLIMIT_AS``), keeps only its two pipes and only then runs the student's file.
-Each decision goes as a `~nothanks_lab.view.PlayerView`'s public facts packed as ints
-(`.pipes.encode_views`, never pickle) with a wall-clock deadline; on a miss the parent kills
-the child's process group. Every `BaseException` of the bot and its signal handlers stay in the
-child, which reports them as a message; a dead child is detected and named. A failure is a
-:class:`BotProcessError` in the parent, a `~nothanks_lab.league.Rejection` in a league.
+:class:`IsolatedPolicy` starts a fresh interpreter (`nothanks_lab.tournaments.child`, not a
+fork: the child never holds the parent's games, decks or bots), which sets its limits
+(``RLIMIT_CPU``, ``RLIMIT_AS``), keeps only its pipes and only then runs the student's file.
+Decisions go in batches, each a `~nothanks_lab.view.PlayerView`'s public facts packed as ints
+(`.pipes.encode_views`, never pickle), and come back as one message per batch; each decision
+has a wall-clock deadline, timed from the child's shared count of finished decisions; on a
+miss the parent kills the child's process group. Every `BaseException` of the bot and its
+signal handlers stay in the child, which reports them as a message; a dead child is named.
+A failure is a :class:`BotProcessError` here, a `~nothanks_lab.league.Rejection` in a league.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
+import mmap
 import os
-import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-import types
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, NoReturn
 
 from ..engine import Action
-from ..i18n import N_, _, fmt_decimal, get_language, set_language
+from ..i18n import _, fmt_decimal, get_language
 from ..rules import Rules, short_repr
 from ..validate import check_int, check_number
 from ..view import PlayerView
-from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
-from .frames import _tuples
-from .pipes import FrameReader, decode_views, encode_views
+from .botfile import NOT_AN_ANSWER
+from .child import PROGRESS
+from .pipes import FrameReader, encode_views
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -76,6 +76,17 @@ class BotProcessError(Exception):
 
 def _rules_facts(rules: Rules) -> dict[str, Any]:
     return dataclasses.asdict(rules)
+
+
+def _shared_counter() -> tuple[int, mmap.mmap]:
+    """A zeroed 8-byte counter shared with a child: (a file descriptor to pass it, our view)."""
+    try:
+        fd = os.memfd_create("nothanks-lab-progress")  # in memory: no disk, full or not
+    except (AttributeError, OSError):  # not Linux
+        with tempfile.TemporaryFile() as f:
+            fd = os.dup(f.fileno())
+    os.ftruncate(fd, PROGRESS.size)
+    return fd, mmap.mmap(fd, PROGRESS.size)
 
 
 class IsolatedPolicy:
@@ -129,6 +140,7 @@ class IsolatedPolicy:
         self.load_s = check_number(load_s, "load_s", low=0.001)
         self.mean_s = min(MEAN_DECISION_LIMIT_S, self.decision_s)
         self._proc: subprocess.Popen[bytes] | None = None
+        self._counter: mmap.mmap | None = None  # the process's count of finished decisions
         self._send: Connection | None = None
         self._recv: FrameReader | None = None
         self.failure: BotProcessError | None = None
@@ -145,6 +157,7 @@ class IsolatedPolicy:
             return
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
+        progress_fd, self._counter = _shared_counter()
         config = {
             # Absolute, links not followed: a link to a file only root may read is refused.
             "path": os.path.abspath(self.path),  # the child starts in the file's folder
@@ -152,6 +165,7 @@ class IsolatedPolicy:
             "memory": int(self.memory_mb * 2**20),
             "cpu": float(self.cpu_s),
             "fds": [to_child_r, from_child_w],
+            "progress": progress_fd,
             "class": self.class_name,
             "params": self.params,
             "seed": None if self.seed is None else list(self.seed),
@@ -160,17 +174,17 @@ class IsolatedPolicy:
         }
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "nothanks_lab.tournaments.sandbox", json.dumps(config)],
+                [sys.executable, "-m", "nothanks_lab.tournaments.child", json.dumps(config)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
-                pass_fds=(to_child_r, from_child_w),
+                pass_fds=(to_child_r, from_child_w, progress_fd),
                 start_new_session=True,  # its own process group: killed whole, no Ctrl-C
                 cwd=str(self.path.parent),
             )
         finally:
-            os.close(to_child_r)
-            os.close(from_child_w)
+            for fd in (to_child_r, from_child_w, progress_fd):
+                os.close(fd)
         self._send = Connection(to_child_w, readable=False)
         self._recv = FrameReader(from_child_r, _MAX_MESSAGE)
         reply = self._reply(
@@ -192,6 +206,9 @@ class IsolatedPolicy:
                 except OSError:
                     pass
         self._send = self._recv = None
+        counter, self._counter = self._counter, None
+        if counter is not None:
+            counter.close()
         if proc is not None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -239,7 +256,7 @@ class IsolatedPolicy:
         except ValueError:
             reply = None
         if not isinstance(reply, dict):
-            self._die(_(_NOT_AN_ANSWER), _("Only answer moves."))
+            self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
         return reply
 
     def _pace(self) -> str:
@@ -276,16 +293,16 @@ class IsolatedPolicy:
     def _fail(self, reply: dict[str, Any], stage: str) -> None:
         err = reply.get("error")
         if not isinstance(err, dict):
-            self._die(_(_NOT_AN_ANSWER), _("Only answer moves."))
+            self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
         assert isinstance(err, dict)
         problem = str(err.get("problem", "it failed"))[:500]
         advice = str(err.get("advice", ""))[:500]
         self._die(problem, advice, "find" if err.get("stage") == "find" else "")
 
     def act_many(self, views: list[PlayerView]) -> list[Action]:
-        """The bot's moves in each of `views`: one message out, one short answer back per view.
+        """The bot's moves in each of `views`: one message out, one message of moves back.
 
-        Each answer must come within `decision_s` of the one before (of the message, for the
+        Each decision must end within `decision_s` of the one before (of the message, for the
         first), so the deadline is per decision however long the batch; a failure names the
         view it happened on (`BotProcessError.index`).
         """
@@ -309,54 +326,80 @@ class IsolatedPolicy:
             self._died("act")
         self._pending, self._sent = len(views), time.monotonic()
 
+    def _done(self, base: int, n: int) -> int:
+        """Decisions of the batch of `n` under way the process says it has finished (`base`:
+        the decisions it had answered before)."""
+        assert self._counter is not None
+        done = PROGRESS.unpack_from(self._counter)[0] - base
+        return done if 0 <= done <= n else 0  # a hostile count is no progress
+
     def collect(self) -> list[Action]:
-        """The moves of the views last submitted, each within `decision_s` of the one before."""
+        """The moves of the views last submitted, each within `decision_s` of the one before.
+
+        The process answers a batch in one message; while it works, its counter of finished
+        decisions (read every eighth of `decision_s` while no answer has come) restarts the
+        clock of the next decision, so a decision may take `decision_s` (and up to an eighth
+        more) however long the batch, and the one that overran is named.
+        """
         assert self._recv is not None
-        n, self._pending = self._pending, 0
-        out = []
-        recv, poll = self._recv.recv, self._recv.poll
-        clock = time.monotonic
-        last = self._sent
-        for i in range(n):
-            self._at = i
+        n, self._pending, base = self._pending, 0, self._answered
+        out: list[Action] = []
+        recv, poll, clock = self._recv.recv, self._recv.poll, time.monotonic
+        started = last = self._sent  # when the decision under way began, as seen from here
+        done, step = 0, self.decision_s / 8
+        while len(out) < n:
+            left = started + self.decision_s - clock()
             try:
-                data = recv() if poll(self.decision_s) else None
+                data = recv() if left > 0 and poll(min(left, step)) else None
             except (EOFError, OSError):
+                self._at = min(max(len(out), self._done(base, n)), n - 1)
                 self._died("act")
             if data is None:
-                self._die(
-                    _(
-                        "it took more than {limit} s to decide (the limit per decision) and "
-                        "was stopped"
-                    ).format(limit=f"{self.decision_s:g}")
-                    + self._pace(),
-                    _("Make sure every loop ends, and keep each decision quick."),
-                )
-            now = clock()
-            self._answered, self._busy, last = self._answered + 1, self._busy + now - last, now
-            if self._answered >= _MEAN_AFTER and self._busy > self._answered * self.mean_s:
-                self._die(
-                    _(
-                        "its decisions took {mean} s each on average over {n} decisions, more "
-                        "than the {limit} s a bot may take on average (a league would take hours)"
-                    ).format(
-                        mean=fmt_decimal(self._busy / self._answered, 2),
-                        n=self._answered,
-                        limit=f"{self.mean_s:g}",
-                    ),
-                    _("Keep each decision quick: no sleeping, no long searches."),
-                )
-            if data == b"T" or data == b"P":
-                out.append(Action.TAKE if data == b"T" else Action.PASS)
+                now = self._done(base, n)
+                if now > done:  # decisions finished since the last look: the clock restarts
+                    done, started = now, clock()
+                elif left <= 0:
+                    self._at = min(max(len(out), done), n - 1)
+                    self._answered, self._busy = base + done, self._busy + started - last
+                    self._die(
+                        _(
+                            "it took more than {limit} s to decide (the limit per decision) and "
+                            "was stopped"
+                        ).format(limit=f"{self.decision_s:g}")
+                        + self._pace(),
+                        _("Make sure every loop ends, and keep each decision quick."),
+                    )
+                continue
+            self._at = len(out)
+            if data and len(data) <= n - len(out) and not data.strip(b"TP"):
+                now_s = clock()
+                self._answered += len(data)
+                self._busy, last, started = self._busy + now_s - last, now_s, now_s
+                out.extend(Action.TAKE if c == 84 else Action.PASS for c in data)  # 84: "T"
+                self._check_mean()
                 continue
             try:
                 reply = json.loads(data)
             except ValueError:
                 reply = None
             if not isinstance(reply, dict):
-                self._die(_(_NOT_AN_ANSWER), _("Only answer moves."))
+                self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
             self._fail(reply, "act")
         return out
+
+    def _check_mean(self) -> None:
+        if self._answered >= _MEAN_AFTER and self._busy > self._answered * self.mean_s:
+            self._die(
+                _(
+                    "its decisions took {mean} s each on average over {n} decisions, more "
+                    "than the {limit} s a bot may take on average (a league would take hours)"
+                ).format(
+                    mean=fmt_decimal(self._busy / self._answered, 2),
+                    n=self._answered,
+                    limit=f"{self.mean_s:g}",
+                ),
+                _("Keep each decision quick: no sleeping, no long searches."),
+            )
 
     @property
     def batch_key(self) -> IsolatedPolicy:
@@ -418,183 +461,3 @@ def isolated_bot(
     except BotProcessError as e:
         raise ValueError(f"bot spec {shown}: {e.problem}") from None
     return policy
-
-
-# --------------------------------------------------------------------------- the child
-_NOT_AN_ANSWER = N_("its process sent something that is not an answer")
-_LOAD_ADVICE = N_("Run the file's code in a cell to see the error with its traceback.")
-_NO_ACT = N_("its class {name} has no method act")
-_NO_BOT = N_("the file defines no bot")
-_NONE_ANSWER = N_("its act(view) returned None (a missing return?)")
-_NOT_A_MOVE = N_("its act(view) answered {answer} (a {kind}), which is not a move")
-
-
-def _line_in(exc: BaseException, path: Path | None) -> str:
-    """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
-    if path is None:
-        return ""
-    line = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if Path(tb.tb_frame.f_code.co_filename) == path:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
-        line = exc.lineno
-    return (
-        "" if line is None else " " + _("({file}, line {line})").format(file=path.name, line=line)
-    )
-
-
-def _error_text(exc: BaseException) -> str:
-    text = str(exc).strip()
-    if isinstance(exc, SyntaxError):
-        text = exc.msg
-    return type(exc).__name__ + (f": {text}" if text else "")
-
-
-def _module_of(path: Path, source: str | None = None) -> types.ModuleType:
-    """Run a bot's file (its text `source`, read if not given) as a fresh module (registered
-    in ``sys.modules`` for pickling).
-
-    A file that fails to load leaves no module behind; the caller sets any time limit."""
-    if source is None:
-        source = path.read_text(encoding="utf-8")
-    code = compile(source, str(path), "exec")
-    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
-    stem = re.sub(r"\W", "_", path.stem)
-    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
-    module.__file__ = str(path)
-    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
-    try:
-        exec(code, module.__dict__)
-    except BaseException:
-        del sys.modules[module.__name__]
-        raise
-    return module
-
-
-def _bot_of_module(module: types.ModuleType, path: Path) -> Any:
-    """The decision function a loaded file defines (``Bot().act`` or ``act``), or why not."""
-    bot_class = getattr(module, "Bot", None)
-    if isinstance(bot_class, type):
-        bot = bot_class()
-        act = getattr(bot, "act", None)
-        return act if callable(act) else _(_NO_ACT).format(name="Bot")
-    act = getattr(module, "act", None)
-    return act if callable(act) else _(_NO_BOT)
-
-
-def _error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
-    """The message for an exception of the bot while it decided."""
-    if isinstance(exc, MemoryError):
-        problem = _("it ran out of the memory a bot may use while deciding")
-        advice = _("Keep the bot's data small.")
-    else:
-        problem = _("while deciding, it raised {error}{where}").format(
-            error=_error_text(exc), where=_line_in(exc, path)
-        )
-        advice = _(_LOAD_ADVICE)
-    return {"error": {"problem": problem, "advice": advice}}
-
-
-def _child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in the child
-    import resource
-
-    in_fd, out_fd = config["fds"]
-    mem, cpu = int(config["memory"]), float(config["cpu"])
-    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
-    os.closerange(3, min(in_fd, out_fd))
-    os.closerange(max(in_fd, out_fd) + 1, 4096)
-    for lo, hi in ((min(in_fd, out_fd) + 1, max(in_fd, out_fd)),):
-        os.closerange(lo, hi)
-    path = Path(config["path"])
-    rules = Rules(**{k: _tuples(v) for k, v in config["rules"].items()})
-    unread: Exception | None = None
-    try:  # read while the teacher's rights still hold: the bot may lose them below
-        source: str | None = read_source(path)
-        siblings = sibling_sources(path) if config.get("siblings", True) else {}
-    except (OSError, ValueError) as e:  # ValueError: not a regular file, too large, not UTF-8
-        source, siblings, unread = None, {}, e
-    set_language(config.get("language") or "en")
-    _(_NO_BOT)  # the catalog read now, while the package's files are surely readable
-    confine((in_fd, out_fd))
-    seed_global_random(config.get("seed"))
-    sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
-    inbox = Connection(in_fd, writable=False)
-    outbox = Connection(out_fd, readable=False)
-
-    def send(message: dict[str, Any]) -> None:
-        outbox.send_bytes(json.dumps(message).encode())
-
-    try:
-        if source is None:
-            raise unread if unread is not None else OSError(f"cannot read {path.name}")
-        module = _module_of(path, source)
-    except BaseException as e:  # every exception of the file stays here, as a message
-        text = _("the file does not load: {error}{where}").format(
-            error=_error_text(e), where=_line_in(e, path)
-        )
-        if isinstance(e, MemoryError):
-            text = _("the file ran out of the memory a bot may use while it loaded")
-        send({"error": {"problem": text, "advice": _(_LOAD_ADVICE)}})
-        return
-    own_name = None
-    try:
-        if config.get("class") is not None:
-            cls = getattr(module, config["class"], None)
-            if not callable(cls):
-                bot: Any = _("{file} has no class {name}").format(
-                    file=path.name, name=config["class"]
-                )
-            else:
-                made = cls(**config.get("params", {}))
-                own = getattr(made, "name", None)
-                own_name = own if isinstance(own, str) else None
-                bot = getattr(made, "act", None)
-                if not callable(bot):
-                    bot = _(_NO_ACT).format(name=config["class"])
-        else:
-            bot = _bot_of_module(module, path)
-    except BaseException as e:
-        text = _("{name}() raised {error}{where}").format(
-            name=config.get("class") or "Bot", error=_error_text(e), where=_line_in(e, path)
-        )
-        send({"error": {"problem": text, "advice": _(_LOAD_ADVICE), "stage": "find"}})
-        return
-    if isinstance(bot, str):
-        send({"error": {"problem": bot, "advice": "", "stage": "find"}})
-        return
-    decide = bot
-    send({"ready": True, "name": own_name})
-    hands_of: dict[int, tuple[int, ...]] = {}
-    while True:
-        try:
-            message = inbox.recv_bytes()
-        except (EOFError, OSError):
-            return
-        try:
-            for view in decode_views(message, rules, hands_of):
-                answer = decide(view)
-                if answer is Action.TAKE or answer is Action.PASS:
-                    outbox.send_bytes(b"T" if answer is Action.TAKE else b"P")
-                else:
-                    text = (
-                        _(_NONE_ANSWER)
-                        if answer is None
-                        else _(_NOT_A_MOVE).format(
-                            answer=short_repr(answer), kind=type(answer).__name__
-                        )
-                    )
-                    advice = _("Return Action.TAKE or Action.PASS.")
-                    send({"error": {"problem": text, "advice": advice}})
-                    return
-        except BaseException as e:
-            send(_error_reply(e, path))
-            return
-
-
-if __name__ == "__main__":  # pragma: no cover - the child's entry point
-    _child_main(json.loads(sys.argv[1]))

@@ -1,0 +1,107 @@
+"""A student's bot file: run as a fresh module, its bot found, and the words for what failed.
+
+Shared by the league's in-process loading (`nothanks_lab.league.loading`) and the isolated bot's
+process (`nothanks_lab.tournaments.child`), so a file that fails says the same thing either way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from ..i18n import N_, _
+
+__all__ = [
+    "LOAD_ADVICE",
+    "NONE_ANSWER",
+    "NOT_AN_ANSWER",
+    "NOT_A_MOVE",
+    "NO_ACT",
+    "NO_BOT",
+    "bot_of_module",
+    "error_reply",
+    "error_text",
+    "line_in",
+    "module_of",
+]
+
+#: What a bot's process sent when it is not an answer.
+NOT_AN_ANSWER = N_("its process sent something that is not an answer")
+LOAD_ADVICE = N_("Run the file's code in a cell to see the error with its traceback.")
+NO_ACT = N_("its class {name} has no method act")
+NO_BOT = N_("the file defines no bot")
+NONE_ANSWER = N_("its act(view) returned None (a missing return?)")
+NOT_A_MOVE = N_("its act(view) answered {answer} (a {kind}), which is not a move")
+
+
+def line_in(exc: BaseException, path: Path | None) -> str:
+    """`` (ada.py, line 7)``: the last line of `path` the error passed through, if any."""
+    if path is None:
+        return ""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
+        line = exc.lineno
+    return (
+        "" if line is None else " " + _("({file}, line {line})").format(file=path.name, line=line)
+    )
+
+
+def error_text(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if isinstance(exc, SyntaxError):
+        text = exc.msg
+    return type(exc).__name__ + (f": {text}" if text else "")
+
+
+def module_of(path: Path, source: str | None = None) -> types.ModuleType:
+    """Run a bot's file (its text `source`, read if not given) as a fresh module (registered
+    in ``sys.modules`` for pickling).
+
+    A file that fails to load leaves no module behind; the caller sets any time limit."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    code = compile(source, str(path), "exec")
+    digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", path.stem)
+    module = types.ModuleType(f"nothanks_league_{stem}_{digest}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module  # dataclasses and pickle look a class's module up
+    try:
+        exec(code, module.__dict__)
+    except BaseException:
+        del sys.modules[module.__name__]
+        raise
+    return module
+
+
+def bot_of_module(module: types.ModuleType, path: Path) -> Any:
+    """The decision function a loaded file defines (``Bot().act`` or ``act``), or why not."""
+    bot_class = getattr(module, "Bot", None)
+    if isinstance(bot_class, type):
+        bot = bot_class()
+        act = getattr(bot, "act", None)
+        return act if callable(act) else _(NO_ACT).format(name="Bot")
+    act = getattr(module, "act", None)
+    return act if callable(act) else _(NO_BOT)
+
+
+def error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
+    """The message for an exception of the bot while it decided."""
+    if isinstance(exc, MemoryError):
+        problem = _("it ran out of the memory a bot may use while deciding")
+        advice = _("Keep the bot's data small.")
+    else:
+        problem = _("while deciding, it raised {error}{where}").format(
+            error=error_text(exc), where=line_in(exc, path)
+        )
+        advice = _(LOAD_ADVICE)
+    return {"error": {"problem": problem, "advice": advice}}

@@ -1,0 +1,187 @@
+"""The process of an isolated bot (`nothanks_lab.tournaments.sandbox.IsolatedPolicy`).
+
+Started as ``python -m nothanks_lab.tournaments.child CONFIG``: it sets its limits, keeps only
+its two pipes and its progress counter, reads the student's file while the teacher's rights still
+hold, confines itself (`nothanks_lab.tournaments.confine`) and only then runs the file. It then
+answers batches of views: one message in (`~nothanks_lab.tournaments.pipes.encode_views`), one
+message out holding a byte per decision (``T`` or ``P``), so a batch of 100 decisions costs two
+writes, not a hundred. While it works it counts the decisions it has finished in a shared
+8-byte counter, which the parent reads when an answer is late: a bot stuck on one decision of a
+batch is stopped by the per-decision deadline and named with that decision, though no answer of
+the batch has been sent yet. Every exception of the bot (any `BaseException`) stays here and
+goes to the parent as a message; so does an answer that is not a move.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import struct
+import sys
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from ..engine import Action
+from ..i18n import _, set_language
+from ..rules import Rules, short_repr
+from .botfile import (
+    LOAD_ADVICE,
+    NO_ACT,
+    NO_BOT,
+    NONE_ANSWER,
+    NOT_A_MOVE,
+    bot_of_module,
+    error_reply,
+    error_text,
+    line_in,
+    module_of,
+)
+from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
+from .frames import _tuples
+from .pipes import decode_views
+
+__all__ = ["PROGRESS", "child_main"]
+
+#: The shared counter of decisions a bot's process has finished (since it started): one
+#: native 8-byte signed int at offset 0.
+PROGRESS = struct.Struct("=q")
+
+
+def _close_all_but(keep: list[int]) -> None:
+    """Close every file descriptor from 3 up except `keep`."""
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 4096)
+
+
+def _find_bot(config: dict[str, Any], module: Any, path: Path) -> Any:
+    """(decide, own name) of a loaded file, or (why not as text, None)."""
+    if config.get("class") is None:
+        return bot_of_module(module, path), None
+    cls = getattr(module, config["class"], None)
+    if not callable(cls):
+        return _("{file} has no class {name}").format(file=path.name, name=config["class"]), None
+    made = cls(**config.get("params", {}))
+    own = getattr(made, "name", None)
+    decide = getattr(made, "act", None)
+    if not callable(decide):
+        decide = _(NO_ACT).format(name=config["class"])
+    return decide, own if isinstance(own, str) else None
+
+
+def _not_a_move(answer: object) -> dict[str, Any]:
+    text = (
+        _(NONE_ANSWER)
+        if answer is None
+        else _(NOT_A_MOVE).format(answer=short_repr(answer), kind=type(answer).__name__)
+    )
+    return {"error": {"problem": text, "advice": _("Return Action.TAKE or Action.PASS.")}}
+
+
+def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in the child
+    """Load the file of `config` and answer the parent's batches until its pipe closes."""
+    import resource
+
+    in_fd, out_fd = config["fds"]
+    progress_fd = config["progress"]
+    mem, cpu = int(config["memory"]), float(config["cpu"])
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
+    _close_all_but([in_fd, out_fd, progress_fd])
+    counter = mmap.mmap(progress_fd, PROGRESS.size)  # shared with the parent
+    os.close(progress_fd)  # the mapping stays
+    path = Path(config["path"])
+    rules = Rules(**{k: _tuples(v) for k, v in config["rules"].items()})
+    unread: Exception | None = None
+    try:  # read while the teacher's rights still hold: the bot may lose them below
+        source: str | None = read_source(path)
+        siblings = sibling_sources(path) if config.get("siblings", True) else {}
+    except (OSError, ValueError) as e:  # ValueError: not a regular file, too large, not UTF-8
+        source, siblings, unread = None, {}, e
+    set_language(config.get("language") or "en")
+    _(NO_BOT)  # the catalog read now, while the package's files are surely readable
+    confine((in_fd, out_fd))
+    seed_global_random(config.get("seed"))
+    sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
+    inbox = Connection(in_fd, writable=False)
+    outbox = Connection(out_fd, readable=False)
+
+    def send(message: dict[str, Any]) -> None:
+        outbox.send_bytes(json.dumps(message).encode())
+
+    try:
+        if source is None:
+            raise unread if unread is not None else OSError(f"cannot read {path.name}")
+        module = module_of(path, source)
+    except BaseException as e:  # every exception of the file stays here, as a message
+        text = _("the file does not load: {error}{where}").format(
+            error=error_text(e), where=line_in(e, path)
+        )
+        if isinstance(e, MemoryError):
+            text = _("the file ran out of the memory a bot may use while it loaded")
+        send({"error": {"problem": text, "advice": _(LOAD_ADVICE)}})
+        return
+    try:
+        decide, own_name = _find_bot(config, module, path)
+    except BaseException as e:
+        text = _("{name}() raised {error}{where}").format(
+            name=config.get("class") or "Bot", error=error_text(e), where=line_in(e, path)
+        )
+        send({"error": {"problem": text, "advice": _(LOAD_ADVICE), "stage": "find"}})
+        return
+    if isinstance(decide, str):
+        send({"error": {"problem": decide, "advice": "", "stage": "find"}})
+        return
+    send({"ready": True, "name": own_name})
+    _answer_batches(decide, rules, path, inbox, outbox, send, counter)
+
+
+def _answer_batches(
+    decide: Any,
+    rules: Rules,
+    path: Path,
+    inbox: Connection,
+    outbox: Connection,
+    send: Any,
+    counter: mmap.mmap,
+) -> None:  # pragma: no cover - runs in the child
+    hands_of: dict[int, tuple[int, ...]] = {}
+    take, pass_ = Action.TAKE, Action.PASS
+    count = PROGRESS.pack_into
+    done = 0
+    while True:
+        try:
+            message = inbox.recv_bytes()
+        except (EOFError, OSError):
+            return
+        answers = bytearray()
+        try:
+            for view in decode_views(message, rules, hands_of):
+                answer = decide(view)
+                if answer is take:
+                    answers += b"T"
+                elif answer is pass_:
+                    answers += b"P"
+                else:
+                    if answers:  # the moves before, so the parent names this decision
+                        outbox.send_bytes(answers)
+                    send(_not_a_move(answer))
+                    return
+                done += 1
+                count(counter, 0, done)
+        except BaseException as e:
+            if answers:
+                outbox.send_bytes(answers)
+            send(error_reply(e, path))
+            return
+        if answers:
+            outbox.send_bytes(answers)
+
+
+if __name__ == "__main__":  # pragma: no cover - the child's entry point
+    child_main(json.loads(sys.argv[1]))

@@ -1,0 +1,125 @@
+"""An isolated bot answers a whole batch in one message, and every decision keeps its deadline.
+
+The bot's process counts the decisions it has finished in a counter it shares with the parent;
+these tests check that a deadline still holds per decision (not per batch), that the decision a
+bot is stuck on is the one named, and that a bot forging its counter gains at most one deadline
+per decision of the batch.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import nothanks_lab as nt
+from nothanks_lab.tournaments.sandbox import BotProcessError, IsolatedPolicy
+
+
+def _views(k: int) -> list[nt.PlayerView]:
+    """`k` distinct views of one seeded game (seat 0's on successive positions)."""
+    game, views = nt.Game(3, seed=4), []
+    while len(views) < k:
+        views.append(game.view(game.current_player))  # type: ignore[arg-type]
+        game.step(nt.Action.PASS if game.view(game.current_player).my_chips else nt.Action.TAKE)  # type: ignore[arg-type]
+    return views
+
+
+def _bot(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "bot.py"
+    path.write_text("import time\nfrom nothanks_lab import Action\ncalls = [0]\n" + body)
+    return path
+
+
+def test_a_batch_answers_in_one_message_with_the_moves_of_each_view(tmp_path: Path) -> None:
+    path = _bot(
+        tmp_path, "def act(view):\n    return Action.TAKE if view.pot >= 2 else Action.PASS\n"
+    )
+    views = _views(40)
+    bot = IsolatedPolicy(path)
+    try:
+        moves = bot.act_many(views)
+        assert moves == [nt.Action.TAKE if v.pot >= 2 else nt.Action.PASS for v in views]
+        assert bot._recv is not None and bot._recv._buf == bytearray()  # nothing left over
+        assert bot.act_many(views[:3]) == moves[:3]  # the next batch lines up
+    finally:
+        bot.close()
+
+
+def test_the_deadline_is_per_decision_not_per_batch(tmp_path: Path) -> None:
+    path = _bot(tmp_path, "def act(view):\n    time.sleep(0.25)\n    return Action.TAKE\n")
+    bot = IsolatedPolicy(path, decision_s=0.6)
+    try:  # 8 decisions of 0.25 s: 2 s in all, each well inside 0.6 s
+        assert bot.act_many(_views(8)) == [nt.Action.TAKE] * 8
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize("stuck", [0, 5, 9])
+def test_the_decision_a_bot_is_stuck_on_is_the_one_named(tmp_path: Path, stuck: int) -> None:
+    path = _bot(
+        tmp_path,
+        "def act(view):\n    calls[0] += 1\n"
+        f"    if calls[0] == {stuck + 1}:\n        time.sleep(60)\n    return Action.TAKE\n",
+    )
+    bot = IsolatedPolicy(path, decision_s=0.8)
+    bot.start()  # loaded before the clock starts
+    start = time.monotonic()
+    with pytest.raises(BotProcessError, match=r"more than 0.8 s to decide") as info:
+        bot.act_many(_views(10))
+    assert info.value.index == stuck
+    assert time.monotonic() - start < 0.8 * 1.125 + 1.5  # one deadline, not ten
+    if stuck:
+        assert f"its {stuck} decisions before took" in info.value.problem
+
+
+def test_a_bot_forging_its_progress_counter_is_still_stopped(tmp_path: Path) -> None:
+    # It finds the shared counter in its caller's frame and counts on as if it were deciding,
+    # once past the batch's end: at most one deadline per view is gained, then it is killed.
+    path = _bot(
+        tmp_path,
+        "import struct, sys\n"
+        "def act(view):\n"
+        "    frame = sys._getframe(1)\n"
+        "    while frame is not None and 'counter' not in frame.f_locals:\n"
+        "        frame = frame.f_back\n"
+        "    counter = frame.f_locals['counter']\n"
+        "    for k in range(1, 1000):\n"
+        "        struct.pack_into('=q', counter, 0, k)\n"
+        "        time.sleep(0.1)\n"
+        "    return Action.TAKE\n",
+    )
+    bot = IsolatedPolicy(path, decision_s=0.4)
+    bot.start()
+    start = time.monotonic()
+    with pytest.raises(BotProcessError, match="to decide"):
+        bot.act_many(_views(3))
+    assert time.monotonic() - start < 4 * 0.4 * 1.125 + 1.5
+    with pytest.raises(BotProcessError):  # and it stays out
+        bot.act_many(_views(1))
+
+
+def test_an_illegal_answer_late_in_a_batch_is_named_with_its_view(tmp_path: Path) -> None:
+    path = _bot(
+        tmp_path,
+        "def act(view):\n    calls[0] += 1\n    return 'take' if calls[0] == 4 else Action.TAKE\n",
+    )
+    bot = IsolatedPolicy(path)
+    with pytest.raises(BotProcessError, match="not a move") as info:
+        bot.act_many(_views(6))
+    assert info.value.index == 3
+    bot.close()
+
+
+def test_a_bot_raising_late_in_a_batch_is_named_with_its_view(tmp_path: Path) -> None:
+    path = _bot(
+        tmp_path,
+        "def act(view):\n    calls[0] += 1\n"
+        "    if calls[0] == 3:\n        raise KeyboardInterrupt\n    return Action.TAKE\n",
+    )
+    bot = IsolatedPolicy(path)
+    with pytest.raises(BotProcessError, match="KeyboardInterrupt") as info:
+        bot.act_many(_views(5))
+    assert info.value.index == 2
+    bot.close()
