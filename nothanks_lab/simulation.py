@@ -451,7 +451,7 @@ def simulate_chunks(
     from .validate import check_seat
 
     first_player = check_seat(first_player, n_players, "first_player")
-    chunk_size = check_int(chunk_size, "chunk_size", low=1)
+    chunk_size = check_count(chunk_size, "chunk_size", MAX_GAMES)  # memory grows with it
     game_offset = check_int(game_offset, "game_offset", low=0, high=MAX_GAME_OFFSET)
     if fast is not None and not isinstance(fast, bool | np.bool_):
         raise ValueError(f"fast must be None (automatic), True or False; got {fast!r}")
@@ -550,7 +550,8 @@ def simulate(
         decks: int[G, n_in_play] in-play cards of each game in turning order, replayed
             instead of dealing.
         first_player: the seat that acts first in every round.
-        chunk_size: rounds per compiled call (memory grows with it; results do not change).
+        chunk_size: rounds per compiled call (memory grows with it; results do not change;
+            at most 100,000,000, ``validate.MAX_GAMES``).
         game_offset: play games ``game_offset .. game_offset+n_games-1`` of the seeded
             stream, so workers can share one run and get results identical to a single call.
         fast: None picks the compiled path when every policy has one, else plays through the

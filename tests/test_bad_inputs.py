@@ -260,6 +260,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("simulate seed 1.5", lambda: nt.simulate(BOTS, 2, seed=1.5), "seed"),  # type: ignore[arg-type]
     ("simulate seed True", lambda: nt.simulate(BOTS, 2, seed=True), "seed"),
     ("simulate chunk_size 0", lambda: nt.simulate(BOTS, 2, chunk_size=0), "chunk_size"),
+    ("simulate chunk_size 1e30", lambda: nt.simulate(BOTS, 2, chunk_size=10**30), "ceiling"),
     ("simulate game_offset -1", lambda: nt.simulate(BOTS, 2, game_offset=-1), "game_offset"),
     ("simulate fast 1", lambda: nt.simulate(BOTS, 2, fast=1), "fast"),  # type: ignore[arg-type]
     ("simulate fast str", lambda: nt.simulate(BOTS, 2, fast="yes"), "fast"),  # type: ignore[arg-type]
@@ -307,6 +308,11 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
         "tournament chunk_size 0",
         lambda: nt.tournament(FIELD, n_games=5, chunk_size=0, **QUIET),
         "chunk_size",
+    ),
+    (
+        "tournament chunk_size past its ceiling",
+        lambda: nt.tournament(FIELD, n_games=5, chunk_size=10**30, **QUIET),
+        "ceiling",
     ),
     (
         "tournament workers 0",

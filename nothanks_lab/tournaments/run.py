@@ -21,7 +21,7 @@ from ..play import policy_name
 from ..rules import Rules
 from ..seating import balanced_design, deal_cosets, lineup_blocks
 from ..stats import check_confidence
-from ..validate import MAX_GAMES, check_count, check_int, check_players, check_rules, is_int
+from ..validate import MAX_GAMES, check_count, check_players, check_rules, is_int
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
 WIN_UNIT = 420
@@ -95,7 +95,7 @@ def _chunk_size(plans: Sequence[_Plan], chunk_size: object) -> int:
     if chunk_size is None:
         fast = all(_has_fast_path(p) for plan in plans for p in plan.policies)
         return FAST_CHUNK if fast else SLOW_CHUNK
-    return check_int(chunk_size, "chunk_size", low=1)
+    return check_count(chunk_size, "chunk_size", MAX_GAMES)  # a chunk is dealt at once
 
 
 def _has_fast_path(policy: object) -> bool:

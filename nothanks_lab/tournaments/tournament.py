@@ -56,8 +56,9 @@ def tournament(
             (just the field itself when it has exactly P bots).
         first_player: the seat that acts first in every game.
         chunk_size: deals per unit of work (default: 5,000 when every bot has a compiled
-            fast path, else 200). Results never depend on the executor or the number of
-            workers; randomized bots are reseeded per chunk, so theirs depend on chunk_size.
+            fast path, else 200; at most 100,000,000, ``validate.MAX_GAMES``). Results never
+            depend on the executor or the number of workers; randomized bots are reseeded per
+            chunk, so theirs depend on chunk_size.
         executor: a ``concurrent.futures`` executor or ``dask.distributed.Client``.
         workers: without `executor`, the number of local worker processes (default 1).
         progress: show a progress bar (default: when there is more than one chunk).
