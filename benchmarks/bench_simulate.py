@@ -198,7 +198,7 @@ def main() -> None:
         res["r"] = nt.simulate(bots(), n, seed=2)
 
     fast = median_rate(fast_run, n, repeats)
-    decks = deal_decks(nt.Rules(), 3, 0, n_slow)
+    decks = deal_decks(nt.Rules(), seed=3, start=0, count=n_slow)
 
     def slow_run() -> None:
         for d in decks:

@@ -229,7 +229,7 @@ def play(module: types.ModuleType, table: FastTable, v: Variant, n: int) -> tupl
     total, cpu = 0, 0.0
     for lo in range(0, n, CHUNK):
         c = min(CHUNK, n - lo)
-        decks = None if v.deal else deal_decks(rules, SEED, lo, c)
+        decks = None if v.deal else deal_decks(rules, seed=SEED, start=lo, count=c)
         t = time.process_time()
         if decks is None:
             decks = np.empty((c, rules.n_in_play), dtype=np.int64)

@@ -209,7 +209,7 @@ def play_batch(task: tuple[int, int, int, int, tuple[str, ...]]) -> Tally:
     table = fast.fast_table(policies, rules)
     if table is None:
         raise RuntimeError(f"batch {index}: a bot lost its fast path: {policies}")
-    decks = deal_decks(rules, int(rng.integers(2**63)), 0, n_rounds)
+    decks = deal_decks(rules, seed=int(rng.integers(2**63)), start=0, count=n_rounds)
     chips0 = rules.starting_chips(n_players)
     tally = Tally(batches=1)
     chunks = simulate_chunks(

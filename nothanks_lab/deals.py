@@ -32,6 +32,7 @@ from .validate import (
     check_rules,
     check_sequence,
     is_int,
+    keyword_only_after,
 )
 
 __all__ = [
@@ -135,10 +136,14 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
     return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)
 
 
+@keyword_only_after(1, "seed", "start", "count")
 def deal_decks(
-    rules: Rules | None, seed: SeedLike | np.ndarray, start: int = 0, count: int = 1
+    rules: Rules | None, *, seed: SeedLike | np.ndarray, start: int = 0, count: int = 1
 ) -> np.ndarray:
     """Decks of games ``start .. start+count-1`` of the stream `seed`: int64[count, n_in_play].
+
+    `seed`, `start` and `count` are keyword-only, as `seed` is everywhere (by position they
+    still work this release, with a `DeprecationWarning`).
 
     Game ``i``'s deck depends only on (`seed`, ``i``), so any split of a run into ranges gives
     the same decks as one call over the whole run. `count` is at most `MAX_GAMES` (the
@@ -158,7 +163,8 @@ def deal_decks(
     return out
 
 
-def deal_one(rules: Rules | None, seed: SeedLike | np.ndarray, game: int = 0) -> np.ndarray:
+@keyword_only_after(1, "seed", "game")
+def deal_one(rules: Rules | None, *, seed: SeedLike | np.ndarray, game: int = 0) -> np.ndarray:
     """Game `game`'s deck of the stream `seed` (int64[n_in_play]), dealt in plain Python.
 
     The very function `deal_decks` compiles, run uncompiled: a single round (`Game`,

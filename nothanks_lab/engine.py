@@ -94,7 +94,7 @@ def deal(rules: Rules, *, seed: SeedLike) -> np.ndarray:
     """
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-    return deal_one(rules, seed)
+    return deal_one(rules, seed=seed)
 
 
 _BOTH = (Action.TAKE, Action.PASS)

@@ -517,7 +517,7 @@ def simulate_chunks(
                 )
             else:
                 if d is None:
-                    d = deal_decks(rules, key, game_offset + lo, count)
+                    d = deal_decks(rules, seed=key, start=game_offset + lo, count=count)
                 points, chips, moves = _play_slow(policies, d, rules, first_player)
             r = chunk_result(points, chips, moves, names, seed_out, game_offset + lo, part)
             check_outcomes(r, rules, decks=d)  # every reported game obeys the rules

@@ -262,7 +262,7 @@ def test_chip_value_deals_come_from_the_one_dealer() -> None:
     n = 61
     cv = an.chip_value((4, 3), extra_chips=(0, 2), n_games=n, seed=11)
     for p, child in zip((4, 3), np.random.SeedSequence(11).spawn(2), strict=True):
-        decks = deal_decks(nt.Rules(), child, start=0, count=n)
+        decks = deal_decks(nt.Rules(), seed=child, start=0, count=n)
         seat0 = np.empty(n)
         for first in range(p):
             rows = np.arange(first, n, p)

@@ -276,7 +276,7 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("concat gap", lambda: SimResult.concat([sim(3), sim(3, offset=4)]), "game_offset"),
     ("concat order", lambda: SimResult.concat([sim(3, offset=3), sim(3)]), "game_offset"),
     ("concat set", lambda: SimResult.concat({sim(3)}), "parts"),
-    ("deal_decks seed -1", lambda: deal_decks(nt.Rules(), -1), "seed"),
+    ("deal_decks seed -1", lambda: deal_decks(nt.Rules(), seed=-1), "seed"),
     # ------------------------------------------------------------------ tournaments
     ("tournament n_games 0", lambda: nt.tournament(FIELD, n_games=0, **QUIET), "n_games"),
     ("tournament n_games 1.5", lambda: nt.tournament(FIELD, n_games=1.5, **QUIET), "n_games"),
@@ -891,9 +891,9 @@ ISSUE_24_CASES = [
     ("deal_decks count 10**12 (was 175 TiB)",
      lambda: deal_decks(nt.Rules(), seed=1, start=0, count=10**12),
      "count must be a whole number (int) >= 0 and at most 100000000 (its ceiling)"),
-    ("deal_decks start 2**63", lambda: deal_decks(nt.Rules(), 1, start=2**63), "start"),
-    ("deal_decks count True", lambda: deal_decks(nt.Rules(), 1, count=True), "count"),
-    ("deal_one game 2**64", lambda: _deals().deal_one(nt.Rules(), 1, game=2**64), "game"),
+    ("deal_decks start 2**63", lambda: deal_decks(nt.Rules(), seed=1, start=2**63), "start"),
+    ("deal_decks count True", lambda: deal_decks(nt.Rules(), seed=1, count=True), "count"),
+    ("deal_one game 2**64", lambda: _deals().deal_one(nt.Rules(), seed=1, game=2**64), "game"),
     ("deal_cosets count 10**12", lambda: _seating().deal_cosets(_KEY, 0, 0, 10**12, 6),
      "count must be a whole number (int) >= 0 and at most 100000000"),
     ("deal_cosets start -1", lambda: _seating().deal_cosets(_KEY, 0, -1, 5, 6), "start"),
@@ -963,7 +963,7 @@ def test_integer_decks_of_any_integer_dtype_stay_accepted() -> None:
         assert r.scores.shape == (2, 3)
     assert nt.Game(3, deck=[np.int64(c) for c in DECK]).cards_left == 23
     assert nt.Game(3, deck=iter(DECK)).cards_left == 23  # an iterator of 24 cards is a deck
-    assert deal_decks(nt.Rules(), 1, count=0).shape == (0, 24)
+    assert deal_decks(nt.Rules(), seed=1, count=0).shape == (0, 24)
 
 
 def _isolated_bot(spec: str) -> Any:

@@ -273,7 +273,7 @@ def test_fast_path_equals_the_engine(n_players: int) -> None:
         MarginalCostBot(10),
     ]
     table = [bots[i % len(bots)] for i in range(n_players)]
-    decks = nt.deals.deal_decks(nt.Rules(), 42, 0, 60)
+    decks = nt.deals.deal_decks(nt.Rules(), seed=42, start=0, count=60)
     for first in (0, n_players - 1):
         fast = nt.simulate(table, decks=decks, first_player=first, fast=True)
         slow = nt.simulate(table, decks=decks, first_player=first, fast=False)

@@ -109,10 +109,13 @@ def test_the_readme_guide_runs_as_written(tmp_path, monkeypatch, cache, fresh_wa
         mybots.PotShareBot(share=0.9, reserve=4),
         nt.bots.HeuristicBot(),
     ]
-    res = assert_same_as_engine(bots, deal_decks(nt.Rules(), 12, 0, 80), first_player=1)
+    res = assert_same_as_engine(
+        bots, deal_decks(nt.Rules(), seed=12, start=0, count=80), first_player=1
+    )
     # Its parameters matter: a different share plays different rounds on the same deals.
     other = nt.simulate(
-        [mybots.PotShareBot(share=0.6), *bots[1:]], decks=deal_decks(nt.Rules(), 12, 0, 80)
+        [mybots.PotShareBot(share=0.6), *bots[1:]],
+        decks=deal_decks(nt.Rules(), seed=12, start=0, count=80),
     )
     assert (other.scores != res.scores).any()
     with pytest.raises(ValueError, match="share"):
@@ -158,7 +161,7 @@ def test_user_fastbot_with_a_numba_helper_and_default_params(tmp_path, monkeypat
     bots = [bot, mod.LimitBot(limit=-2), MarginalCostBot(10)]
     table = fast.fast_table(bots)
     assert table is not None and len(set(table.kinds)) == 2
-    assert_same_as_engine(bots, deal_decks(nt.Rules(), 4, 0, 80), first_player=2)
+    assert_same_as_engine(bots, deal_decks(nt.Rules(), seed=4, start=0, count=80), first_player=2)
 
 
 def test_fastbot_without_fast_decide_is_a_clear_error():
@@ -246,7 +249,7 @@ def test_without_fast_true_an_uncompilable_bot_falls_back_with_a_warning(
 ):
     mod = load_module(tmp_path / "broken_cb.py", "broken_cb", _BROKEN, monkeypatch)
     bots = [MarginalCostBot(5), mod.DictBot(), MarginalCostBot(0)]
-    decks = deal_decks(nt.Rules(), 6, 0, 15)
+    decks = deal_decks(nt.Rules(), seed=6, start=0, count=15)
     with pytest.warns(SlowPathWarning) as record:
         res = nt.simulate(bots, decks=decks)
     (w,) = record
@@ -281,7 +284,7 @@ class SlowPasser:
 
 
 def test_slow_path_warns_once_per_bot_class_and_says_how_much_slower(fresh_warnings):
-    decks = deal_decks(nt.Rules(), 3, 0, 4)
+    decks = deal_decks(nt.Rules(), seed=3, start=0, count=4)
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         nt.simulate([SlowTaker(), MarginalCostBot(), MarginalCostBot()], decks=decks)
@@ -318,7 +321,7 @@ def test_overriding_act_is_named_as_the_reason(fresh_warnings):
 def test_random_bot_fast_path_equals_engine(n_players):
     assert fast.has_fast_path(RandomBot(seed=1))
     bots = [RandomBot(seed=s, p_take=(0.1, 0.5, 0.9, 0.0, 1.0)[s]) for s in range(n_players)]
-    decks = deal_decks(nt.Rules(), 50 + n_players, 0, 60)
+    decks = deal_decks(nt.Rules(), seed=50 + n_players, start=0, count=60)
     assert_same_as_engine(bots, decks, first_player=n_players - 1)
     # Shared by every seat, next to other compiled bots.
     one = RandomBot(seed=9, p_take=0.3)
@@ -326,7 +329,7 @@ def test_random_bot_fast_path_equals_engine(n_players):
 
 
 def test_random_bot_is_reproducible_and_seeded_apart():
-    decks = deal_decks(nt.Rules(), 2, 0, 200)
+    decks = deal_decks(nt.Rules(), seed=2, start=0, count=200)
 
     def run(*seeds):
         return nt.simulate([RandomBot(seed=s, p_take=0.3) for s in seeds], decks=decks).scores

@@ -532,7 +532,7 @@ def test_one_dealer_game_play_game_and_simulate_agree() -> None:
 
     for seed in (0, 7, 12345, np.random.SeedSequence(9)):
         deck = deal_decks(None, seed=seed)[0]
-        np.testing.assert_array_equal(deal_one(None, seed), deck)  # uncompiled = compiled
+        np.testing.assert_array_equal(deal_one(None, seed=seed), deck)  # uncompiled = compiled
         g = nt.Game(3, seed=seed)
         assert g.active_card == int(deck[0]) and g.cards_left == len(deck) - 1
         bots = [MarginalCostBot(t) for t in (2, 6, 11)]
@@ -540,4 +540,6 @@ def test_one_dealer_game_play_game_and_simulate_agree() -> None:
         assert played == nt.play_game(bots, deck=deck).scores
         assert played == tuple(int(x) for x in nt.simulate(bots, 3, seed=seed).scores[0])
     # A fresh Generator of the same seed deals the same round too.
-    assert nt.Game(3, seed=np.random.default_rng(7)).active_card == int(deal_decks(None, 7)[0][0])
+    assert nt.Game(3, seed=np.random.default_rng(7)).active_card == int(
+        deal_decks(None, seed=7)[0][0]
+    )

@@ -315,7 +315,7 @@ def test_vector_env_plays_like_game(n_players: int, rules: nt.Rules | None) -> N
 
     def start(g: int) -> nt.Game:
         while True:  # as the env does: a round finished before the agent acts is dealt again
-            deck = deal_decks(rules, seed, rounds[g] * b + g, 1)[0]
+            deck = deal_decks(rules, seed=seed, start=rounds[g] * b + g, count=1)[0]
             game = nt.Game(n_players, rules=rules, deck=deck)
             play_opponents(game)
             if not game.is_over:

@@ -113,7 +113,7 @@ def test_outside_bot_class_gets_a_fresh_kernel_when_it_changes(tmp_path, monkeyp
     """A class defined anywhere has a fast path; editing its rule never reuses a stale kernel."""
     cache = tmp_path / "cache"
     monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(cache))
-    decks = deal_decks(nt.Rules(), 31, 0, 60)
+    decks = deal_decks(nt.Rules(), seed=31, start=0, count=60)
     results, files = [], []
     for version, factor in enumerate((1, 3)):
         mod = _load(tmp_path / "potbot.py", f"potbot_v{version}", factor)
@@ -136,7 +136,7 @@ def test_kernel_finishes_rounds_from_the_middle():
     rng = np.random.default_rng(5)
     bots = [MarginalCostBot(t) for t in (4, 10, 16, 1)]
     table = fast.fast_table(bots)
-    decks = deal_decks(nt.Rules(), 8, 0, 40)
+    decks = deal_decks(nt.Rules(), seed=8, start=0, count=40)
     games, expected = [], []
     for d in decks:
         g = nt.Game(4, deck=d, first_player=1)
@@ -182,7 +182,7 @@ class Cautious(MarginalCostBot):
 def test_subclass_overriding_act_loses_the_fast_path():
     assert not fast.has_fast_path(AlwaysTakes())
     assert fast.has_fast_path(Cautious())
-    decks = deal_decks(nt.Rules(), 2, 0, 20)
+    decks = deal_decks(nt.Rules(), seed=2, start=0, count=20)
     res = nt.simulate([AlwaysTakes(), Cautious(), MarginalCostBot()], decks=decks)
     # Seat 0 takes every card it is shown; the engine agrees game by game.
     slow = [nt.play_game([AlwaysTakes(), Cautious(), MarginalCostBot()], deck=d) for d in decks]
@@ -226,7 +226,7 @@ def test_kernel_runs_without_reference_counting_unless_a_kind_allocates(tmp_path
     bots = [module.PotBot(0.2), MarginalCostBot(8), module.PotBot(0.4)]
     table = fast.fast_table(bots)
     assert table is not None and table.module.NRT is True
-    decks = deal_decks(nt.Rules(), 17, 0, 40)
+    decks = deal_decks(nt.Rules(), seed=17, start=0, count=40)
     res = nt.simulate(bots, decks=decks, fast=True)
     slow = [nt.play_game(bots, deck=d) for d in decks]
     np.testing.assert_array_equal(res.scores, [r.scores for r in slow])
@@ -287,7 +287,7 @@ def test_soak_checks_catch_a_broken_round():
     soak = _soak_module()
     rules = nt.Rules(low_card=2, high_card=20, n_removed=4, chips=((3, 5), (4, 6)))
     bots = [MarginalCostBot(3), nt.bots.HeuristicBot(), MarginalCostBot(12), MarginalCostBot(0)]
-    decks = deal_decks(rules, 5, 0, 50)
+    decks = deal_decks(rules, seed=5, start=0, count=50)
     table = fast.fast_table(bots, rules)
     hands = np.empty((50, 4), dtype=np.int64)
     out = table.play(rules, 6, 1, decks=decks, key=None, start=0, count=50, hands=hands)
@@ -332,7 +332,7 @@ def test_play_out_finishes_positions_on_the_simulator_s_kernel() -> None:
     from nothanks_lab.bots.linear import linear_decide
 
     bots = [LinearBot(), HeuristicBot(), HeuristicBot(milk=False), LinearBot(w_pot=1.0)]
-    decks = deal_decks(nt.Rules(), 21, 0, 300)
+    decks = deal_decks(nt.Rules(), seed=21, start=0, count=300)
     want = nt.simulate(bots, decks=decks, first_player=1, fast=True)
     table = fast.fast_table(bots)
     s = core.new_state(decks, 4, 11, 1)

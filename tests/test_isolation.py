@@ -228,7 +228,7 @@ def test_lockstep_plays_exactly_the_games_one_after_another_plays() -> None:
     rules = Rules()
     answerer = _Answerer(MarginalCostBot(4))
     seated = [_Batched(answerer), HeuristicBot(), MarginalCostBot(9)]
-    decks = deal_decks(rules, 11, 0, 40)
+    decks = deal_decks(rules, seed=11, start=0, count=40)
     assert lockstep_ready(seated)
     played = play_lockstep([(seated, d) for d in decks], rules, 1)
     for deck, (points, chips, moves) in zip(decks, played, strict=True):

@@ -90,7 +90,7 @@ def test_a_batch_of_views_travels_as_its_public_facts_only() -> None:
     from nothanks_lab.tournaments.pipes import decode_views, encode_views
 
     rules = Rules()
-    views: list = _views_of_a_game(deal_decks(rules, 3, 0, 1)[0], 60)
+    views: list = _views_of_a_game(deal_decks(rules, seed=3, start=0, count=1)[0], 60)
     data = encode_views(views)
     ints = array("q")
     ints.frombytes(data)
@@ -112,7 +112,7 @@ def test_the_bytes_sent_do_not_depend_on_the_cards_still_face_down() -> None:
     from nothanks_lab.rules import Rules
     from nothanks_lab.tournaments.pipes import encode_views
 
-    deck = deal_decks(Rules(), 5, 0, 1)[0]
+    deck = deal_decks(Rules(), seed=5, start=0, count=1)[0]
     other = deck.copy()
     other[12:] = other[12:][::-1]  # the same first 12 cards, the rest in another order
     assert (other != deck).any()

@@ -87,7 +87,7 @@ def test_fast_path_equals_engine(cls, n_players):
         # Neighbouring variants share the table, so a seat's kind and params really vary.
         other = variants[(i + 1) % len(variants)]
         bots = [cls(**(params if s % 2 == 0 else other)) for s in range(n_players)]
-        decks = deal_decks(RULES, 1000 * n_players + i, 0, per_variant)
+        decks = deal_decks(RULES, seed=1000 * n_players + i, start=0, count=per_variant)
         first = int(rng.integers(n_players))
         res = nt.simulate(bots, decks=decks, first_player=first, fast=True)
         assert_same_rounds(res, bots, decks, first_player=first)
@@ -100,14 +100,14 @@ def test_mixed_tables_equal_engine(n_players):
         classes[s % len(classes)](**param_variants(classes[s % len(classes)])[s % 3])
         for s in range(n_players)
     ]
-    decks = deal_decks(RULES, 77 + n_players, 0, 100)
+    decks = deal_decks(RULES, seed=77 + n_players, start=0, count=100)
     res = nt.simulate(bots, decks=decks, first_player=n_players - 1, fast=True)
     assert_same_rounds(res, bots, decks, first_player=n_players - 1)
 
 
 def test_marginal_thresholds_across_range_equal_engine():
     bots = [MarginalCostBot(t) for t in (-3, 0, 4, 13, 25)]
-    decks = deal_decks(RULES, 5, 0, 200)
+    decks = deal_decks(RULES, seed=5, start=0, count=200)
     res = nt.simulate(bots, decks=decks, first_player=2)
     assert_same_rounds(res, bots, decks, first_player=2)
 
@@ -117,7 +117,7 @@ def test_variant_rules_equal_engine():
     rules = nt.Rules(low_card=1, high_card=20, n_removed=4, chips=((3, 5), (4, 4)))
     bots = [cls() for cls in fast_classes()]
     bots = (bots * 3)[:4]
-    decks = deal_decks(rules, 9, 0, 100)
+    decks = deal_decks(rules, seed=9, start=0, count=100)
     res = nt.simulate(bots, decks=decks, rules=rules, first_player=1)
     assert_same_rounds(res, bots, decks, rules=rules, first_player=1)
     seeded = nt.simulate(bots, 100, rules=rules, seed=9, first_player=1)
@@ -126,7 +126,7 @@ def test_variant_rules_equal_engine():
 
 def test_fallback_path_random_bot_equals_engine():
     """The engine path (``fast=False``) of `simulate` plays the rounds `play_game` plays."""
-    decks = deal_decks(RULES, 3, 0, 60)
+    decks = deal_decks(RULES, seed=3, start=0, count=60)
     res = nt.simulate(
         [RandomBot(seed=s) for s in range(4)], decks=decks, first_player=3, fast=False
     )
@@ -135,7 +135,7 @@ def test_fallback_path_random_bot_equals_engine():
 
 
 def test_mixed_fast_and_slow_table_runs_on_engine():
-    decks = deal_decks(RULES, 4, 0, 40)
+    decks = deal_decks(RULES, seed=4, start=0, count=40)
     bots = [MarginalCostBot(5), ExpectationBot(), MarginalCostBot(12)]  # no fast path
     res = nt.simulate(bots, decks=decks)
     assert_same_rounds(res, [MarginalCostBot(5), ExpectationBot(), MarginalCostBot(12)], decks)
@@ -218,7 +218,7 @@ def test_independent_of_chunk_size_and_offset_splits():
 def test_seeded_decks_are_deal_decks():
     bots = [MarginalCostBot(3)] * 3
     seeded = nt.simulate(bots, 50, seed=5, game_offset=10)
-    replay = nt.simulate(bots, decks=deal_decks(RULES, 5, 10, 50))
+    replay = nt.simulate(bots, decks=deal_decks(RULES, seed=5, start=10, count=50))
     np.testing.assert_array_equal(seeded.scores, replay.scores)
 
 
@@ -269,19 +269,39 @@ def test_mean_score_agrees_with_compiled_reference():
 
 # --------------------------------------------------------------------------- deals
 def test_deal_decks_are_valid_and_split_invariant():
-    d = deal_decks(RULES, 17, 0, 4000)
+    d = deal_decks(RULES, seed=17, start=0, count=4000)
     assert d.shape == (4000, 24) and d.dtype == np.int64
     s = np.sort(d, axis=1)
     assert (s[:, 1:] > s[:, :-1]).all()
     assert d.min() >= RULES.low_card and d.max() <= RULES.high_card
-    np.testing.assert_array_equal(deal_decks(RULES, 17, 1234, 10), d[1234:1244])
-    assert (deal_decks(RULES, 18, 0, 4000) != d).any(axis=1).all()
+    np.testing.assert_array_equal(deal_decks(RULES, seed=17, start=1234, count=10), d[1234:1244])
+    assert (deal_decks(RULES, seed=18, start=0, count=4000) != d).any(axis=1).all()
+
+
+def test_deal_decks_takes_seed_start_count_by_keyword_and_warns_by_position():
+    import warnings
+
+    from nothanks_lab.deals import deal_one
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the keyword spelling is silent
+        kw = deal_decks(RULES, seed=3, start=5, count=2)
+        one = deal_one(RULES, seed=3, game=5)
+    with pytest.warns(DeprecationWarning, match=r"give seed, start, count by keyword"):
+        old = deal_decks(RULES, 3, 5, 2)
+    with pytest.warns(DeprecationWarning, match=r"give seed by keyword"):
+        old_one = deal_one(RULES, 3, game=5)
+    np.testing.assert_array_equal(old, kw)
+    np.testing.assert_array_equal(old_one, one)
+    np.testing.assert_array_equal(one, kw[0])
+    with pytest.raises(TypeError, match="seed twice"):
+        deal_decks(RULES, 3, seed=3)
 
 
 def test_deal_decks_are_uniform():
     """Each card leads a deck equally often; each card is in play with chance 24/33."""
     n = 33_000
-    d = deal_decks(RULES, 6, 0, n)
+    d = deal_decks(RULES, seed=6, start=0, count=n)
     lead = np.bincount(d[:, 0] - RULES.low_card, minlength=RULES.n_cards)
     assert stats.chisquare(lead).pvalue > 1e-4
     in_play = np.bincount(d.ravel() - RULES.low_card, minlength=RULES.n_cards)
@@ -301,9 +321,9 @@ def test_stream_key_forms():
         with pytest.raises(ValueError, match="seed"):
             stream_key(bad)
     with pytest.raises(ValueError, match="count"):
-        deal_decks(RULES, 1, 0, -1)
+        deal_decks(RULES, seed=1, start=0, count=-1)
     with pytest.raises(ValueError, match="start"):
-        deal_decks(RULES, 1, -3, 1)
+        deal_decks(RULES, seed=1, start=-3, count=1)
 
 
 # --------------------------------------------------------------------------- bad input
@@ -317,7 +337,10 @@ BOTS3 = [MarginalCostBot()] * 3
         ({"n_games": 2.5, "seed": 1}, "n_games"),
         ({"n_games": "10", "seed": 1}, "n_games"),
         ({"seed": 1}, "n_games"),
-        ({"n_games": 3, "decks": deal_decks(RULES, 1, 0, 2)}, "n_games=3 but 2 decks"),
+        (
+            {"n_games": 3, "decks": deal_decks(RULES, seed=1, start=0, count=2)},
+            "n_games=3 but 2 decks",
+        ),
         ({"decks": np.arange(3, 27)}, "shape"),
         ({"decks": np.zeros((2, 23), dtype=int)}, "shape"),
         ({"decks": np.tile(np.arange(2, 26), (2, 1))}, "outside the deck"),

@@ -27,7 +27,7 @@ from nothanks_lab.tournaments import (
 
 def per_deal_values(result: nt.TournamentResult, policies: list[Any], seed: int):
     """Each bot's per-deal average win share and score, recomputed straight from simulate."""
-    decks = deal_decks(None, seed, 0, result.n_deals)
+    decks = deal_decks(None, seed=seed, start=0, count=result.n_deals)
     n_bots = len(result.names)
     win = np.zeros((result.n_deals, n_bots))
     score = np.zeros((result.n_deals, n_bots))
@@ -134,7 +134,7 @@ def test_deals_are_shared_by_every_seating() -> None:
         tuple(DeckRecorder.seen[i : i + n_in_play])
         for i in range(0, len(DeckRecorder.seen), n_in_play)
     )
-    expected = {tuple(d) for d in deal_decks(None, 9, 0, 4).tolist()}
+    expected = {tuple(d) for d in deal_decks(None, seed=9, start=0, count=4).tolist()}
     assert set(games) == expected
     assert all(c == r.seatings_per_deal for c in games.values())
 
@@ -292,7 +292,7 @@ def test_duplicate_names_are_told_apart() -> None:
 def test_seat_means_match_simulate_for_each_seating() -> None:
     policies = [MarginalCostBot(t) for t in (10, 0, 4, -2, 20)]
     r = tournament(policies, n_games=30, seed=12, first_player=1)
-    decks = deal_decks(None, 12, 0, 30)
+    decks = deal_decks(None, seed=12, start=0, count=30)
     win = np.zeros(5)
     score = np.zeros(5)
     for d in range(30):

@@ -150,7 +150,7 @@ def chip_value(
     for p, ss in zip(counts, seeds, strict=True):
         table = _table(policy, field, 0, p)
         names |= {policy_name(t) for t in table}
-        decks = deal_decks(rules, ss, start=0, count=n_games)
+        decks = deal_decks(rules, seed=ss, start=0, count=n_games)
         start = rules.starting_chips(p)
         results = {}
         for e in sorted({0, *extras}):

@@ -12,7 +12,8 @@ Python in the subset numba compiles; :mod:`.vector` compiles them with
 
 Round ``k`` (counting from 0 at the last reset) of environment ``g`` of ``B`` is game
 ``k * B + g`` of the deal stream ``(key0, key1)``, so its deck is
-``deals.deal_decks(rules, seed, k * B + g, 1)[0]`` whatever order the rounds end in.
+``deals.deal_decks(rules, seed=seed, start=k * B + g, count=1)[0]`` whatever order the rounds
+end in.
 """
 
 from __future__ import annotations

@@ -501,7 +501,7 @@ class TournamentResult:
         )
         from ..deals import deal_decks
 
-        decks = deal_decks(self.rules, self.seed, start, chunk.count)
+        decks = deal_decks(self.rules, seed=self.seed, start=start, count=chunk.count)
         for s, seating, rows, key in _batches(chunk):
             if s != slot or deal - start not in rows:
                 continue

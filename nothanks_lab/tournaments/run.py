@@ -257,7 +257,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     shape = (plan.seatings_per_deal, chunk.count, n_seats)
     if games is None:
         games = _Games.zeros(shape)
-    decks = deal_decks(chunk.rules, chunk.seed, chunk.start, chunk.count)
+    decks = deal_decks(chunk.rules, seed=chunk.seed, start=chunk.start, count=chunk.count)
     decisions = 0
     # All compiled: one kernel table for the field, reindexed per seating (no per-game Python).
     table = fast_table(plan.policies, chunk.rules)
