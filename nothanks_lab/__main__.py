@@ -155,43 +155,41 @@ def _parser() -> argparse.ArgumentParser:
     h.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
     common(h)
 
-    s = sub.add_parser(
+    def searched(
+        name: str, summary: str, description: str, flags: tuple[str, ...], spec: str, what: str
+    ) -> argparse.ArgumentParser:
+        """A command over a registered candidate's parameters (`flags` once per parameter,
+        written as `spec`, meaning `what`) against opponents."""
+        p = sub.add_parser(name, help=summary, description=description)
+        p.add_argument("--candidate", "-c", required=True, metavar="NAME", help=_("registered bot"))
+        p.add_argument(*flags, action="append", required=True, metavar=spec, help=what)
+        p.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
+        return p
+
+    s = searched(
         "sweep",
-        help=_("a candidate's win share over a parameter grid"),
-        description=_(
+        _("a candidate's win share over a parameter grid"),
+        _(
             "Evaluate a candidate at every grid point against the opponents, on the "
             "same deals at every point."
         ),
+        ("--grid", "-g"),
+        "PARAM=V1,V2,...",
+        _("values of one parameter (repeat for more parameters)"),
     )
-    s.add_argument("--candidate", "-c", required=True, metavar="NAME", help=_("registered bot"))
-    s.add_argument(
-        "--grid",
-        "-g",
-        action="append",
-        required=True,
-        metavar="PARAM=V1,V2,...",
-        help=_("values of one parameter (repeat for more parameters)"),
-    )
-    s.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
     common(s)
 
-    u = sub.add_parser(
+    u = searched(
         "tune",
-        help=_("tune a candidate's parameters with scipy.optimize"),
-        description=_(
+        _("tune a candidate's parameters with scipy.optimize"),
+        _(
             "Search parameter ranges for the best win share against the opponents "
             "(common random numbers), then check the best on fresh deals."
         ),
+        ("--bounds",),
+        "PARAM=LOW:HIGH",
+        _("search range of one parameter (repeat for more parameters)"),
     )
-    u.add_argument("--candidate", "-c", required=True, metavar="NAME", help=_("registered bot"))
-    u.add_argument(
-        "--bounds",
-        action="append",
-        required=True,
-        metavar="PARAM=LOW:HIGH",
-        help=_("search range of one parameter (repeat for more parameters)"),
-    )
-    u.add_argument("--opponent", "-o", nargs="+", required=True, metavar="BOT")
     u.add_argument("--max-evals", type=int, default=30, help=_("evaluation budget (default 30)"))
     u.add_argument(
         "--method",

@@ -211,11 +211,7 @@ def mean_interval(
     """
     confidence = check_confidence(confidence)
     if values is not None:
-        if n is not None or total is not None or total_sq is not None:
-            raise ValueError("give values, or n, total and total_sq; not both")
-        x = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
-        if x.ndim != 1 or not len(x):
-            raise ValueError(f"values must be a non-empty 1-d sequence; got shape {x.shape}")
+        x = _values_array(values, n, total, total_sq)
         if np.issubdtype(x.dtype, np.integer):
             ints = [int(v) for v in x]
             return mean_interval(
@@ -317,6 +313,21 @@ def _check_unit_values(x: np.ndarray, name: str) -> None:
         )
 
 
+def _values_array(
+    values: Iterable[float],
+    n: int | None,
+    total: float | Rational | None,
+    total_sq: float | Rational | None,
+) -> np.ndarray:
+    """`values` as a non-empty 1-d array; `ValueError` if the sums are given beside them."""
+    if n is not None or total is not None or total_sq is not None:
+        raise ValueError("give values, or n, total and total_sq; not both")
+    x = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
+    if x.ndim != 1 or not len(x):
+        raise ValueError(f"values must be a non-empty 1-d sequence; got shape {x.shape}")
+    return x
+
+
 def _moments(
     values: Iterable[float] | None,
     n: int | None,
@@ -331,11 +342,7 @@ def _moments(
     From the values or from their exact sums, as `mean_interval` takes them.
     """
     if values is not None:
-        if n is not None or total is not None or total_sq is not None:
-            raise ValueError("give values, or n, total and total_sq; not both")
-        x = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
-        if x.ndim != 1 or not len(x):
-            raise ValueError(f"values must be a non-empty 1-d sequence; got shape {x.shape}")
+        x = _values_array(values, n, total, total_sq)
         if not np.issubdtype(x.dtype, np.number) or np.issubdtype(x.dtype, np.complexfloating):
             raise ValueError(f"values must be numbers in [{low:g}, {high:g}]; got {x.dtype}")
         x = x.astype(np.float64)

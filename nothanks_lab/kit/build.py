@@ -97,7 +97,24 @@ def export(
     lang = resolve_language(language)
     folder = find_notebooks(notebooks, lang)
     with speaking(lang):
-        return _export(root, folder, lessons, handouts, execute, pdf, timeout, progress, lang)
+        paths = _lesson_paths(folder, lessons)
+        if isinstance(handouts, bool):
+            handout_stems = {p.stem for p in paths} if handouts else set()
+        else:
+            handout_stems = {s.removesuffix(".ipynb") for s in handouts}
+            unknown = sorted(handout_stems - {p.stem for p in paths})
+            if unknown:
+                raise ValueError(f"handouts {unknown}: not among the lessons exported")
+        if not isinstance(timeout, int) or timeout <= 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        kit = Path(root)
+        if kit.exists() and not kit.is_dir():
+            raise ValueError(f"{str(kit)!r} exists and is not a folder")
+
+        def build(work: Path) -> KitReport:
+            return _build(work, folder, paths, handout_stems, execute, pdf, timeout, progress, lang)
+
+        return _kit_folder(kit, build)
 
 
 def _kit_folder(root: Path, build: Callable[[Path], KitReport]) -> KitReport:
@@ -134,37 +151,6 @@ def _kit_folder(root: Path, build: Callable[[Path], KitReport]) -> KitReport:
     report.files = [root / p.relative_to(work) for p in report.files]
     report.root = root
     return report
-
-
-def _export(
-    root: str | Path,
-    folder: Path,
-    lessons: Sequence[str] | None,
-    handouts: bool | Sequence[str],
-    execute: bool,
-    pdf: bool,
-    timeout: int,
-    progress: Callable[[str], None] | None,
-    lang: str,
-) -> KitReport:
-    paths = _lesson_paths(folder, lessons)
-    if isinstance(handouts, bool):
-        handout_stems = {p.stem for p in paths} if handouts else set()
-    else:
-        handout_stems = {s.removesuffix(".ipynb") for s in handouts}
-        unknown = sorted(handout_stems - {p.stem for p in paths})
-        if unknown:
-            raise ValueError(f"handouts {unknown}: not among the lessons exported")
-    if not isinstance(timeout, int) or timeout <= 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
-    root = Path(root)
-    if root.exists() and not root.is_dir():
-        raise ValueError(f"{str(root)!r} exists and is not a folder")
-
-    def build(work: Path) -> KitReport:
-        return _build(work, folder, paths, handout_stems, execute, pdf, timeout, progress, lang)
-
-    return _kit_folder(root, build)
 
 
 def _build(

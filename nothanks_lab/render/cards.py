@@ -221,6 +221,13 @@ _CELL = "padding:.25em .7em;"
 _NUM = f"{_CELL}text-align:right;"
 
 
+def _how_computed_html(body: str) -> str:
+    """`body` (HTML) in small print behind a "How is this computed?" toggle."""
+    # The message outside the f-string, where the gettext extractor finds it.
+    summary = _("How is this computed?")
+    return f"<details><summary>{summary}</summary><small>{body}</small></details>"
+
+
 def move_words(event: Event | None) -> str:
     """A seat's last move in a few words (empty before its first move).
 

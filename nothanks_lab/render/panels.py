@@ -16,7 +16,7 @@ from ..bots.specs import bot_label
 from ..i18n import N_, _, fmt_decimal, fmt_int, fmt_percent, ngettext, pgettext
 from ..rules import runs
 from ..validate import keyword_only_after
-from .cards import YOUR_TURN_BG
+from .cards import YOUR_TURN_BG, _how_computed_html
 
 if TYPE_CHECKING:
     from ..analysis import PositionEvaluation
@@ -265,8 +265,7 @@ def position_evaluation_html(ev: PositionEvaluation, assumed: Sequence[str] | No
         f"<div class='nothanks-evaluation'><p style='margin:.4em 0 .1em'>{intro}</p>"
         f"<ul style='margin:.1em 0'>{''.join(lines)}</ul>"
         f"<p style='margin:.2em 0'>{verdict}</p>"
-        "<details><summary>" + _("How is this computed?") + "</summary><small>"
-        f"{how}{details}</small></details></div>"
+        f"{_how_computed_html(how + details)}</div>"
     )
 
 

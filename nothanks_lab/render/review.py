@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import N_, _, fmt_decimal, fmt_percent, ngettext
 from ..stats import fmt_ends
-from .cards import _CELL, _NUM, INK, PAPER, TO_ACT_BG, active_html, seats_html
+from .cards import _CELL, _NUM, INK, PAPER, TO_ACT_BG, _how_computed_html, active_html, seats_html
 
 if TYPE_CHECKING:
     from ..review import MoveReview, Review
@@ -113,8 +113,7 @@ def review_html(review: Review, current_step: int | None = None) -> str:
         f"<div style='max-height:44em;overflow:auto;max-width:100%'>"
         f"<table style='border-collapse:collapse;background:{PAPER};color:{INK}'>"
         f"<tr>{head}</tr>{''.join(rows)}</table></div>"
-        "<details><summary>" + _("How is this computed?") + "</summary>"
-        f"<small>{escape(review.header())}</small></details></div>"
+        f"{_how_computed_html(escape(review.header()))}</div>"
     )
 
 

@@ -12,7 +12,7 @@ import copy
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from ..rules import Rules
 from ..seating import balanced_design, deal_cosets, lineup_blocks
 from ..stats import check_confidence
 from ..validate import MAX_GAMES, check_count, check_players, check_rules, is_int
+
+if TYPE_CHECKING:
+    from ..simulation import SimResult
 
 #: A win shared by k players counts 1/k; times this number it is a whole number for k <= 7.
 WIN_UNIT = 420
@@ -220,6 +223,14 @@ class _Games:
 
         return cls(ints(), ints(), ints(), ints(), np.zeros(shape))
 
+    def store(self, slot: int, rows: np.ndarray, seating: tuple[int, ...], r: SimResult) -> None:
+        """Write the result `r` of the deals `rows` played in `seating` at `slot`."""
+        self.bots[slot, rows] = seating
+        self.scores[slot, rows] = r.scores
+        self.card_points[slot, rows] = r.card_points
+        self.chips[slot, rows] = r.chips
+        self.win_share[slot, rows] = r.win_share
+
 
 def _batches(chunk: _Chunk) -> Iterator[tuple[int, tuple[int, ...], np.ndarray, tuple[int, ...]]]:
     """Every batch of games of a chunk: (slot, bot per seat, deal rows, reseed key), in order.
@@ -250,7 +261,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
     """
     from ..deals import deal_decks
     from ..fast import fast_table
-    from ..simulation import check_outcomes, chunk_result, simulate
+    from ..simulation import simulate
 
     plan = chunk.plan
     n_seats = len(plan.lineups[0])
@@ -278,9 +289,7 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
                 start=0,
                 count=len(d),
             )
-            names = tuple(policy_name(plan.policies[b]) for b in seating)
-            r = chunk_result(points, chips, moves, names, None, 0)
-            check_outcomes(r, chunk.rules, decks=d, games=chunk.start + rows)
+            r = _checked_result(chunk, seating, rows, d, points, chips, moves)
         else:
             policies = _fresh_policies(plan.policies, chunk.seed, key)
             r = simulate(
@@ -290,12 +299,27 @@ def _play_chunk(chunk: _Chunk, games: _Games | None = None) -> _Sums:
                 first_player=chunk.first_player,
             )
         decisions += int(np.asarray(r.n_decisions).sum())
-        games.bots[slot, rows] = seating
-        games.scores[slot, rows] = r.scores
-        games.card_points[slot, rows] = r.card_points
-        games.chips[slot, rows] = r.chips
-        games.win_share[slot, rows] = r.win_share
+        games.store(slot, rows, seating, r)
     return _sums_of(games, len(plan.policies), decisions)
+
+
+def _checked_result(
+    chunk: _Chunk,
+    seating: tuple[int, ...],
+    rows: np.ndarray,
+    decks: np.ndarray,
+    points: np.ndarray,
+    chips: np.ndarray,
+    moves: np.ndarray,
+) -> SimResult:
+    """The result of the deals `rows` (their decks `decks`) played in `seating`, every game
+    checked against the rules (as `simulate` checks its own)."""
+    from ..simulation import check_outcomes, chunk_result
+
+    names = tuple(policy_name(chunk.plan.policies[b]) for b in seating)
+    r = chunk_result(points, chips, moves, names, None, 0)
+    check_outcomes(r, chunk.rules, decks=decks, games=chunk.start + rows)
+    return r
 
 
 def _lockstep_ready(policies: Sequence[Any]) -> bool:
@@ -308,7 +332,6 @@ def _play_chunk_lockstep(chunk: _Chunk, games: _Games, decks: np.ndarray) -> _Su
     """`_play_chunk` for a field with batched bots (bots in processes of their own): every
     game of the chunk at once, each such bot asked for all its waiting decisions in one message
     (:mod:`.lockstep`); the same games and results as one game after another."""
-    from ..simulation import check_outcomes, chunk_result
     from .lockstep import play_lockstep
 
     plan = chunk.plan
@@ -326,15 +349,9 @@ def _play_chunk_lockstep(chunk: _Chunk, games: _Games, decks: np.ndarray) -> _Su
         points = np.array([o[0] for o in out], dtype=np.int64)
         chips = np.array([o[1] for o in out], dtype=np.int64)
         moves = np.array([o[2] for o in out], dtype=np.int64)
-        names = tuple(policy_name(plan.policies[b]) for b in seating)
-        r = chunk_result(points, chips, moves, names, None, 0)
-        check_outcomes(r, chunk.rules, decks=decks[rows], games=chunk.start + rows)
+        r = _checked_result(chunk, seating, rows, decks[rows], points, chips, moves)
         decisions += int(moves.sum())
-        games.bots[slot, rows] = seating
-        games.scores[slot, rows] = r.scores
-        games.card_points[slot, rows] = r.card_points
-        games.chips[slot, rows] = r.chips
-        games.win_share[slot, rows] = r.win_share
+        games.store(slot, rows, seating, r)
     return _sums_of(games, len(plan.policies), decisions)
 
 
