@@ -973,7 +973,7 @@ def _isolated_bot(spec: str) -> Any:
 
 
 def _isolated(**options: Any) -> Any:
-    from nothanks_lab.league.sandbox import IsolatedPolicy
+    from nothanks_lab.tournaments.sandbox import IsolatedPolicy
 
     return IsolatedPolicy(__file__, **options)  # checked before any process starts
 

@@ -100,26 +100,22 @@ def test_a_bot_forging_its_progress_counter_is_still_stopped(tmp_path: Path) -> 
         bot.act_many(_views(1))
 
 
-def test_an_illegal_answer_late_in_a_batch_is_named_with_its_view(tmp_path: Path) -> None:
-    path = _bot(
-        tmp_path,
-        "def act(view):\n    calls[0] += 1\n    return 'take' if calls[0] == 4 else Action.TAKE\n",
-    )
-    bot = IsolatedPolicy(path)
-    with pytest.raises(BotProcessError, match="not a move") as info:
-        bot.act_many(_views(6))
-    assert info.value.index == 3
-    bot.close()
-
-
-def test_a_bot_raising_late_in_a_batch_is_named_with_its_view(tmp_path: Path) -> None:
-    path = _bot(
-        tmp_path,
-        "def act(view):\n    calls[0] += 1\n"
-        "    if calls[0] == 3:\n        raise KeyboardInterrupt\n    return Action.TAKE\n",
-    )
-    bot = IsolatedPolicy(path)
-    with pytest.raises(BotProcessError, match="KeyboardInterrupt") as info:
-        bot.act_many(_views(5))
-    assert info.value.index == 2
-    bot.close()
+@pytest.mark.parametrize(
+    ("body", "message", "at"),
+    [
+        ("    return 'take' if calls[0] == 4 else Action.TAKE\n", "not a move", 3),
+        ("    if calls[0] == 3:\n        raise KeyboardInterrupt\n    return Action.TAKE\n",
+         "KeyboardInterrupt", 2),
+        ("    return None if calls[0] == 6 else Action.PASS\n", "returned None", 5),
+    ],
+)  # fmt: skip
+def test_a_failure_late_in_a_batch_is_named_with_its_view(
+    tmp_path: Path, body: str, message: str, at: int
+) -> None:
+    bot = IsolatedPolicy(_bot(tmp_path, "def act(view):\n    calls[0] += 1\n" + body))
+    try:
+        with pytest.raises(BotProcessError, match=message) as info:
+            bot.act_many(_views(8))
+        assert info.value.index == at
+    finally:
+        bot.close()

@@ -31,7 +31,7 @@ from nothanks_lab.league import (
     save_bot,
     screen_bot,
 )
-from nothanks_lab.league.sandbox import IsolatedPolicy
+from nothanks_lab.tournaments.sandbox import IsolatedPolicy
 
 GOOD_FUNCTION = """
 import nothanks_lab as nt

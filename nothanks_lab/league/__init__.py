@@ -20,7 +20,7 @@ and the league is played again without it. `save_bot` writes a bot defined in a 
 to a league file, and `as_bot` names a notebook bot for the play table.
 
 What isolation protects, and what it does not. By default each league file is loaded and
-plays in a fresh Python process of its own (:mod:`~nothanks_lab.league.sandbox`), which is sent
+plays in a fresh Python process of its own (:mod:`~nothanks_lab.tournaments.sandbox`), which is sent
 only the public facts of each decision: the game, the decks and the other bots never exist
 there, so walking frames, searching ``gc``, monkeypatching classes or forging state reaches
 nothing; its exceptions (any ``BaseException``) and signal handlers stay in it; it has a CPU

@@ -198,7 +198,7 @@ def collect_bots(
     screened with `screen_bot` (`rounds` rounds against `builtins`, seeded by `seed` and the
     bot's name). Nothing a file does stops the others: each failure becomes a `Rejection`.
     With `isolate` (the default) each file is loaded and plays in a process of its own
-    (:mod:`nothanks_lab.league.sandbox`); ``isolate=False`` runs trusted files in this process.
+    (:mod:`nothanks_lab.tournaments.sandbox`); ``isolate=False`` runs trusted files in this process.
     """
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")

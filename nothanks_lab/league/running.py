@@ -125,7 +125,7 @@ def run_league(
             (see `screen_bot`).
 
     With `isolate` (the default) the files of a folder load and play in processes of their
-    own (:mod:`nothanks_lab.league.sandbox`), killed when the league ends or is interrupted;
+    own (:mod:`nothanks_lab.tournaments.sandbox`), killed when the league ends or is interrupted;
     ``isolate=False`` is for trusted files only.
 
     A student bot that fails during the tournament is left out (a `Rejection` at stage

@@ -1,7 +1,7 @@
 """Many games in lockstep: each batched bot is asked the decisions of all of them at once.
 
 A bot that lives in a process of its own (a league's isolated student file,
-`~nothanks_lab.league.sandbox.IsolatedPolicy`) pays one round trip per message, so asking it
+`~nothanks_lab.tournaments.sandbox.IsolatedPolicy`) pays one round trip per message, so asking it
 one decision at a time would make isolation slow. :func:`play_lockstep` plays a chunk's games
 side by side with the one-game engine: each game runs its in-process bots until a batched bot
 is to move, then every batched bot gets the decisions waiting for it, from all the games, in one

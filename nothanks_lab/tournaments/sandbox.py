@@ -251,6 +251,10 @@ class IsolatedPolicy:
             data = self._recv.recv()
         except (EOFError, OSError):
             self._died(stage)
+        return self._message(data)
+
+    def _message(self, data: bytes) -> dict[str, Any]:
+        """The child's message `data` (JSON of an object), or the bot dies: not an answer."""
         try:
             reply = json.loads(data)
         except ValueError:
@@ -378,13 +382,7 @@ class IsolatedPolicy:
                 out.extend(Action.TAKE if c == 84 else Action.PASS for c in data)  # 84: "T"
                 self._check_mean()
                 continue
-            try:
-                reply = json.loads(data)
-            except ValueError:
-                reply = None
-            if not isinstance(reply, dict):
-                self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
-            self._fail(reply, "act")
+            self._fail(self._message(data), "act")
         return out
 
     def _check_mean(self) -> None:
