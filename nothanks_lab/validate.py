@@ -17,6 +17,7 @@ ValueError: RandomBot: seed must be None, a whole number >= 0, a numpy SeedSeque
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import itertools
 import math
@@ -59,6 +60,7 @@ __all__ = [
     "make_rng",
     "read_file_bytes",
     "renamed_keywords",
+    "renamed_names",
     "seed_sequence",
     "short_repr",
     "take_items",
@@ -510,3 +512,26 @@ def keyword_only_after(n_positional: int, *names: str) -> Callable[[_F], _F]:
         return cast(_F, wrapper)
 
     return decorate
+
+
+def renamed_names(module: str, **old_to_new: str) -> Callable[[str], object]:
+    """A module's ``__getattr__`` keeping each old name working one release, with a warning.
+
+    `old_to_new` maps an old name to the full dotted name of what it now is, imported on use.
+
+    >>> getattr_ = renamed_names("pkg", Old="nothanks_lab.stats.Interval")
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     getattr_("Old").__name__, str(w[0].message)
+    ('Interval', 'pkg.Old is deprecated; use nothanks_lab.stats.Interval')
+    """
+
+    def __getattr__(name: str) -> object:
+        new = old_to_new.get(name)
+        if new is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(f"{module}.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+        where, _, attr = new.rpartition(".")
+        return getattr(importlib.import_module(where), attr)
+
+    return __getattr__

@@ -374,7 +374,7 @@ def test_every_name_stays_importable_from_the_package() -> None:
     # analysis became a package by question; what was importable from it still is.
     import importlib
 
-    names = [*an.__all__, "Estimate", "sample_face_down", "warm_up"]
+    names = [*an.__all__, "sample_face_down", "warm_up"]
     for name in names:
         assert getattr(an, name) is not None, name
     # Private helpers come from their module, never re-exported (issue 27, item 5).

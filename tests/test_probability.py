@@ -552,7 +552,7 @@ def test_convergence_table_narrows_and_repeats():
     assert widths[0] > widths[1] > widths[2]
     assert rows[-1].low <= exact <= rows[-1].high
     assert pr.convergence(exact, mc, [100, 1000, 100_000], seed=7) == rows
-    with pytest.raises(ValueError, match="one Estimate"):
+    with pytest.raises(ValueError, match="one Interval"):
         pr.convergence(exact, partial(pr.mc_run_count_pmf), [10], seed=1)
 
 
@@ -632,9 +632,13 @@ def test_edge_rounds_fully_seen_and_nothing_removed():
 
 # ------------------------------------------------------------------------ one interval type
 def test_estimate_is_the_package_interval_type_at_the_requested_level() -> None:
+    from nothanks_lab import analysis as an
     from nothanks_lab import stats
 
-    assert pr.Estimate is stats.Interval
+    with pytest.warns(DeprecationWarning, match="use nothanks_lab.stats.Interval"):
+        assert pr.Estimate is stats.Interval  # the old name, kept one release
+    with pytest.warns(DeprecationWarning, match="analysis.Estimate is deprecated"):
+        assert an.Estimate is stats.Interval
     est = pr.mc_p_all_in_play(28, n=2000, seed=1, confidence=0.9)
     assert isinstance(est, stats.Interval) and est.confidence == 0.9 and est.n == 2000
     k = round(est.value * 2000)

@@ -126,10 +126,11 @@ def test_gap_chart_labels_every_gap_and_names_a_gone_card() -> None:
 def test_the_win_chance_difference_is_said_in_percentage_points() -> None:
     """Newcomer trial of issue 25: "+0.12" (or "+12.0%") read as a probability; the details say
     it in words, the interval in points."""
-    from nothanks_lab.analysis import Estimate, MoveValue, PositionEvaluation
+    from nothanks_lab.analysis import MoveValue, PositionEvaluation
+    from nothanks_lab.stats import Interval
 
-    def est(value: float, lo: float, hi: float) -> Estimate:
-        return Estimate(value=value, low=lo, high=hi, n=4000)
+    def est(value: float, lo: float, hi: float) -> Interval:
+        return Interval(value=value, low=lo, high=hi, n=4000)
 
     def evaluation(win: tuple[float, float, float]) -> str:
         ev = PositionEvaluation(

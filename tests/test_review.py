@@ -399,10 +399,11 @@ def test_the_headline_counts_a_card_once_and_names_the_costliest() -> None:
 
 
 def _evaluation(score_diff: tuple[float, float], win_diff: tuple[float, float]) -> object:
-    from nothanks_lab.analysis import Estimate, MoveValue, PositionEvaluation
+    from nothanks_lab.analysis import MoveValue, PositionEvaluation
+    from nothanks_lab.stats import Interval
 
-    def est(lo: float, hi: float) -> Estimate:
-        return Estimate(value=(lo + hi) / 2, low=lo, high=hi, n=4000)
+    def est(lo: float, hi: float) -> Interval:
+        return Interval(value=(lo + hi) / 2, low=lo, high=hi, n=4000)
 
     return PositionEvaluation(
         seat=0,

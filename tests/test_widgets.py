@@ -743,10 +743,11 @@ def test_hints_say_which_opponents_the_rollouts_assume() -> None:
 def test_clearly_only_when_the_shown_interval_excludes_zero(
     low: float, high: float, clear: bool
 ) -> None:
-    from nothanks_lab.analysis import Estimate, MoveValue, PositionEvaluation
+    from nothanks_lab.analysis import MoveValue, PositionEvaluation
+    from nothanks_lab.stats import Interval
 
     def est(v: float, lo: float, hi: float) -> Any:
-        return Estimate(value=v, low=lo, high=hi, n=100)
+        return Interval(value=v, low=lo, high=hi, n=100)
 
     move = MoveValue(nt.Action.TAKE, est(10, 9, 11), est(0.3, 0.2, 0.4))
     ev = PositionEvaluation(

@@ -20,7 +20,7 @@ Every name is importable from ``nothanks_lab.analysis`` itself.
 
 from __future__ import annotations
 
-from ..probability import Estimate as Estimate
+from ..validate import renamed_names
 from .chips import ChipValue, chip_value
 from .evaluation import (
     CLEAR_MARGIN,
@@ -85,3 +85,7 @@ __all__ = [
     "take_pass_surface",
     "warm_up",
 ]
+
+
+#: ``Estimate``, the old name of the package's one interval type, works one release with a warning.
+__getattr__ = renamed_names(__name__, Estimate="nothanks_lab.stats.Interval")

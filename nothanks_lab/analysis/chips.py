@@ -21,9 +21,8 @@ from ..deals import deal_decks
 from ..engine import SeedLike
 from ..i18n import _
 from ..play import policy_name
-from ..probability import Estimate
 from ..rules import Rules
-from ..stats import fmt_number, paired_interval
+from ..stats import Interval, fmt_number, paired_interval
 from ..validate import (
     MAX_GAMES,
     check_count,
@@ -52,26 +51,26 @@ class ChipValue:
     """Player counts simulated."""
     extra_chips: tuple[int, ...]
     """Extra starting chips given to the seat (0 is the baseline)."""
-    score: dict[tuple[int, int], Estimate]
+    score: dict[tuple[int, int], Interval]
     """(players, extra) -> the seat's mean final score."""
-    win: dict[tuple[int, int], Estimate]
+    win: dict[tuple[int, int], Interval]
     """(players, extra) -> the seat's win share (a tie among k winners counts 1/k)."""
-    score_change: dict[tuple[int, int], Estimate]
+    score_change: dict[tuple[int, int], Interval]
     """(players, extra) -> mean score change against no extra chip, on the same deals."""
-    win_change: dict[tuple[int, int], Estimate]
+    win_change: dict[tuple[int, int], Interval]
     """(players, extra) -> win chance change against no extra chip, on the same deals."""
     n_games: int
     """Deals per player count (each played once per extra-chip value)."""
     policy: str
     """The policies at the table, by name."""
 
-    def per_chip(self, n_players: int) -> Estimate:
+    def per_chip(self, n_players: int) -> Interval:
         """Score change per extra chip at `n_players`: the largest extra's change divided by it."""
         extra = max(self.extra_chips)
         if extra == 0:
             raise ValueError("per_chip needs a positive value among extra_chips")
         e = self.score_change[(n_players, extra)]
-        return Estimate(e.value / extra, e.low / extra, e.high / extra, e.n, e.confidence)
+        return Interval(e.value / extra, e.low / extra, e.high / extra, e.n, e.confidence)
 
     def to_records(self) -> list[dict[str, float]]:
         """One dict per (players, extra): the estimates and their 95% interval ends."""
@@ -142,10 +141,10 @@ def chip_value(
     extras = _check_counts(extra_chips, "extra_chips", low=0)
     n_games = check_count(n_games, "n_games", MAX_GAMES, low=2)
     seeds = seed_sequence(seed).spawn(len(counts))
-    score: dict[tuple[int, int], Estimate] = {}
-    win: dict[tuple[int, int], Estimate] = {}
-    score_change: dict[tuple[int, int], Estimate] = {}
-    win_change: dict[tuple[int, int], Estimate] = {}
+    score: dict[tuple[int, int], Interval] = {}
+    win: dict[tuple[int, int], Interval] = {}
+    score_change: dict[tuple[int, int], Interval] = {}
+    win_change: dict[tuple[int, int], Interval] = {}
     names: set[str] = set()
     for p, ss in zip(counts, seeds, strict=True):
         table = _table(policy, field, 0, p)

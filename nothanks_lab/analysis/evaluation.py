@@ -26,9 +26,8 @@ import numpy as np
 from ..bots.specs import bot_label, short_name
 from ..engine import Action, Game, SeedLike
 from ..i18n import _, fmt_decimal, fmt_int, fmt_percent, get_language, ngettext
-from ..probability import Estimate
 from ..rules import Rules
-from ..stats import fmt_ends, fmt_share, paired_interval
+from ..stats import Interval, fmt_ends, fmt_share, paired_interval
 from ..validate import (
     MAX_SAMPLE_ROWS,
     check_count,
@@ -72,9 +71,9 @@ class MoveValue:
 
     action: Action
     """The move."""
-    score: Estimate
+    score: Interval
     """Expected final score of the seat after this move (lower is better)."""
-    win: Estimate
+    win: Interval
     """The seat's expected win share: 1 for a sole win, 1/k for a tie among k winners."""
 
     def __str__(self) -> str:
@@ -101,9 +100,9 @@ class PositionEvaluation:
     """Value of taking."""
     no_thanks: MoveValue | None
     """Value of passing; None when the seat has no chip to pass with."""
-    score_diff: Estimate | None
+    score_diff: Interval | None
     """Expected score after Take minus after No Thanks! (negative: Take is better), paired."""
-    win_diff: Estimate | None
+    win_diff: Interval | None
     """Win chance after Take minus after No Thanks!, paired."""
     n: int
     """Rollouts per move (the same sampled face-down cards for both moves)."""
@@ -196,7 +195,7 @@ def _widest(scores: dict[bool, list[np.ndarray]], seat: int) -> float:
     return max(math.inf if math.isnan(w) else w for w in widths)  # one rollout: no interval
 
 
-def _score_diff(scores: dict[bool, list[np.ndarray]], seat: int) -> Estimate:
+def _score_diff(scores: dict[bool, list[np.ndarray]], seat: int) -> Interval:
     """The paired Take − No Thanks! expected-score difference of the rollouts so far."""
     return paired_interval(
         np.concatenate(scores[True])[:, seat], np.concatenate(scores[False])[:, seat]
@@ -225,7 +224,7 @@ def evaluate_position(
     budget_s: float | None = None,
     tol: float | None = None,
     batch: int | None = None,
-    until: Callable[[Estimate], bool] | None = None,
+    until: Callable[[Interval], bool] | None = None,
 ) -> PositionEvaluation:
     """Expected final score and win chance of Take and of No Thanks! for the seat to act.
 
@@ -378,8 +377,8 @@ def exact_evaluation(view: PlayerView) -> PositionEvaluation | None:
     margin = _solved(view.rules, "margin").action_values(view)
     win = _solved(view.rules, "win").action_values(view)
 
-    def point(x: float) -> Estimate:
-        return Estimate(x, x, x, 0)
+    def point(x: float) -> Interval:
+        return Interval(x, x, x, 0)
 
     values = {a: MoveValue(a, point(-margin[a]), point(win[a])) for a in margin}
     diff = wdiff = None
@@ -407,7 +406,7 @@ HINT_ROLLOUTS = 8000
 CLEAR_MARGIN = 0.25
 
 
-def is_clear(diff: Estimate, margin: float = 0.0) -> bool:
+def is_clear(diff: Interval, margin: float = 0.0) -> bool:
     """Whether the 95% interval of a Take − No Thanks! difference excludes 0 by `margin`.
 
     >>> from nothanks_lab.stats import Interval

@@ -21,9 +21,8 @@ from .. import core
 from ..engine import Game, SeedLike
 from ..i18n import _
 from ..play import ask, check_policies
-from ..probability import Estimate
 from ..rules import Rules
-from ..stats import mean_interval, share_interval
+from ..stats import Interval, mean_interval, share_interval
 from ..view import PlayerView, hypothetical_view
 
 __all__ = [
@@ -43,12 +42,12 @@ ADVICE_BOT = "linear"
 
 
 # ------------------------------------------------------------------------ estimates
-def _mean_estimate(x: np.ndarray) -> Estimate:
+def _mean_estimate(x: np.ndarray) -> Interval:
     """Mean of `x` with its Student-t 95% interval (:func:`nothanks_lab.stats.mean_interval`)."""
     return mean_interval(np.asarray(x, dtype=np.float64))
 
 
-def _share_estimate(shares: np.ndarray) -> Estimate:
+def _share_estimate(shares: np.ndarray) -> Interval:
     """A mean win share (values in [0, 1], ties split 1/k) with its 95% interval inside [0, 1]
     (:func:`nothanks_lab.stats.share_interval`, as tournaments give win shares)."""
     return share_interval(np.asarray(shares, dtype=np.float64))

@@ -6,24 +6,24 @@ of the ``U = n_cards - len(seen)`` unseen cards. Everything here follows from th
 hypergeometric answers for "is 28 still coming?" and "how many of these were removed?"
 (:mod:`.cards`), and combinatorial ones for the runs the in-play cards form (:mod:`.runs`).
 Each exact function has an ``mc_*`` twin (:mod:`.montecarlo`) that samples removed sets in
-vectorized batches and returns an :class:`Estimate` with a confidence interval, so a notebook
-can show the exact value and a simulation converging to it (:func:`convergence`). Exact answers
-are computed in integers (``math.comb`` or an int64 dynamic program whose counts cannot overflow
-for decks up to 62 cards) and rounded once to a float. Wherever a ``seen`` argument is taken, a
-:class:`~nothanks_lab.view.PlayerView` may be passed instead: its seen cards and rules are used
-(:mod:`.common` checks the arguments of every function alike). Every name is importable from
-``nothanks_lab.probability``.
+vectorized batches and returns a `~nothanks_lab.stats.Interval` (a value with its confidence
+interval), so a notebook can show the exact value and a simulation converging to it
+(:func:`convergence`). Exact answers are computed in integers (``math.comb`` or an int64 dynamic
+program whose counts cannot overflow for decks up to 62 cards) and rounded once to a float.
+Wherever a ``seen`` argument is taken, a :class:`~nothanks_lab.view.PlayerView` may be passed
+instead: its seen cards and rules are used (:mod:`.common` checks the arguments of every
+function alike). Every name is importable from ``nothanks_lab.probability``.
 """
 
 from __future__ import annotations
 
+from ..validate import renamed_names
 from .cards import gaps, p_all_in_play, p_gap_fillable, p_in_play_each, removed_count_pmf
 from .common import Cards as Cards
 from .common import Seed as Seed
 from .common import Seen as Seen
 from .montecarlo import (
     ConvergenceRow,
-    Estimate,
     convergence,
     mc_expected_card_points_all,
     mc_expected_run_count,
@@ -47,7 +47,6 @@ from .runs import (
 
 __all__ = [
     "ConvergenceRow",
-    "Estimate",
     "convergence",
     "expected_card_points_all",
     "expected_run_count",
@@ -71,3 +70,7 @@ __all__ = [
     "sample_in_play",
     "sample_removed",
 ]
+
+
+#: ``Estimate``, the old name of the package's one interval type, works one release with a warning.
+__getattr__ = renamed_names(__name__, Estimate="nothanks_lab.stats.Interval")

@@ -5,7 +5,7 @@ Each exact function of :mod:`~nothanks_lab.probability.cards` and
 plus ``n`` (rounds to simulate), ``seed`` and ``confidence``. A twin samples removed sets consistent
 with the seen cards in vectorized batches (:func:`sample_removed`, :func:`sample_in_play`),
 applies one statistic to each batch of in-play masks and sums it over the batches (so memory is
-one batch, whatever ``n``), then returns an :class:`Estimate`: a share with scipy's Wilson
+one batch, whatever ``n``), then returns an :class:`Interval`: a share with scipy's Wilson
 interval or a mean with a Student-t interval, both from :mod:`nothanks_lab.stats`.
 :func:`convergence` tabulates simulations of growing size next to the exact value.
 """
@@ -36,15 +36,11 @@ from .runs import _max_runs
 #: Samples drawn per vectorized batch; bounds memory (a batch holds ``_BATCH x n_cards`` keys).
 _BATCH = 1 << 16
 
-#: A simulated value with its confidence interval: the package's one interval type,
-#: :class:`nothanks_lab.stats.Interval` (``value``, ``low``, ``high``, ``n``, ``confidence``).
-Estimate = Interval
-
 #: A statistic of a batch of sampled rounds: bool [b, n_cards] in-play masks -> an int array.
 Stat = Callable[[np.ndarray], np.ndarray]
 
 
-def _wilson(successes: np.ndarray, n: int, confidence: float) -> list[Estimate]:
+def _wilson(successes: np.ndarray, n: int, confidence: float) -> list[Interval]:
     """Wilson intervals (scipy's) for the proportions `successes / n`, one per entry."""
     k = np.asarray(successes, dtype=np.int64).ravel()
     return [proportion_interval(int(ki), n, confidence=confidence, method="wilson") for ki in k]
@@ -116,11 +112,11 @@ class _Simulation(NamedTuple):
             done += size
         return np.asarray(total)
 
-    def shares(self, stat: Stat, seed: Seed) -> list[Estimate]:
+    def shares(self, stat: Stat, seed: Seed) -> list[Interval]:
         """Share of rounds with each outcome `stat` counts, each with its Wilson interval."""
         return _wilson(self.total(stat, seed), self.n, self.confidence)
 
-    def mean(self, value: Stat, seed: Seed) -> Estimate:
+    def mean(self, value: Stat, seed: Seed) -> Interval:
         """Mean of a whole number per round (`value`: int [b]) with its Student-t interval."""
         sums = self.total(lambda x: _power_sums(value(x)), seed)
         # The same exact integer sums mean_interval forms from the values themselves.
@@ -184,7 +180,7 @@ def mc_p_all_in_play(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> Estimate:
+) -> Interval:
     """Simulated twin of :func:`p_all_in_play`: share of sampled rounds with all `cards` in play.
 
     >>> est = mc_p_all_in_play(28, seen=[27, 29], n=20_000, seed=5)
@@ -205,7 +201,7 @@ def mc_removed_count_pmf(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> list[Estimate]:
+) -> list[Interval]:
     """Simulated twin of :func:`removed_count_pmf`: one estimate per count j = 0 .. m."""
     sim = _simulation(seen, rules, n, confidence)
     asked = _card_tuple(cards, sim.rules, "cards")
@@ -221,7 +217,7 @@ def mc_p_in_play_each(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> dict[int, Estimate]:
+) -> dict[int, Interval]:
     """Simulated twin of :func:`p_in_play_each`: per card, the share of rounds it is in play."""
     sim = _simulation(seen, rules, n, confidence)
     return dict(zip(sim.rules.cards, sim.shares(_count, seed), strict=True))
@@ -237,7 +233,7 @@ def mc_p_gap_fillable(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> dict[tuple[int, ...], Estimate]:
+) -> dict[tuple[int, ...], Interval]:
     """Simulated twin of :func:`p_gap_fillable`: one estimate per gap of the hand."""
     n, confidence = _check_n(n), check_confidence(confidence)
     rules, seen_set, taken_set, gap_list = _gap_query(hand, seen, rules, taken)
@@ -262,7 +258,7 @@ def mc_run_count_pmf(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> list[Estimate]:
+) -> list[Interval]:
     """Simulated twin of :func:`run_count_pmf`: one estimate per run count (same length)."""
     sim = _simulation(seen, rules, n, confidence)
     size = _max_runs(sim.rules) + 1
@@ -277,7 +273,7 @@ def mc_longest_run_pmf(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> list[Estimate]:
+) -> list[Interval]:
     """Simulated twin of :func:`longest_run_pmf`: one estimate per length 0 .. n_in_play."""
     sim = _simulation(seen, rules, n, confidence)
     size = sim.rules.n_in_play + 1
@@ -293,7 +289,7 @@ def mc_p_longest_run_at_least(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> Estimate:
+) -> Interval:
     """Simulated twin of :func:`p_longest_run_at_least`."""
     if not is_int(k) or k < 0:
         raise ValueError(f"k (a run length) must be a whole number >= 0; got {k!r}")
@@ -309,7 +305,7 @@ def mc_expected_card_points_all(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> Estimate:
+) -> Interval:
     """Simulated twin of :func:`expected_card_points_all` (mean with a t interval)."""
     sim = _simulation(seen, rules, n, confidence, least=2)
     values = np.array(sim.rules.cards, dtype=np.int64)
@@ -324,7 +320,7 @@ def mc_expected_run_count(
     n: int = 10_000,
     seed: Seed = None,
     confidence: float = 0.95,
-) -> Estimate:
+) -> Interval:
     """Simulated twin of :func:`expected_run_count` (mean with a t interval)."""
     sim = _simulation(seen, rules, n, confidence, least=2)
     return sim.mean(lambda x: _run_starts(x).sum(axis=1), seed)
@@ -347,7 +343,7 @@ class ConvergenceRow(NamedTuple):
 
 def convergence(
     exact_fn: Callable[[], float] | float,
-    mc_fn: Callable[..., Estimate],
+    mc_fn: Callable[..., Interval],
     ns: Iterable[int],
     *,
     seed: Seed = None,
@@ -367,14 +363,14 @@ def convergence(
     True
     """
     if not callable(mc_fn):
-        raise ValueError(f"mc_fn must be a function returning an Estimate; got {mc_fn!r}")
+        raise ValueError(f"mc_fn must be a function returning an Interval; got {mc_fn!r}")
     exact = check_number(exact_fn() if callable(exact_fn) else exact_fn, "exact_fn")
     sizes = [_check_n(n) for n in check_sequence(ns, "ns", "a sequence of simulation sizes")]
     rng = make_rng(seed)
     rows = []
     for size in sizes:
         est = mc_fn(n=size, seed=rng)
-        if not isinstance(est, Estimate):
-            raise ValueError(f"mc_fn must return one Estimate; got {type(est).__name__}")
+        if not isinstance(est, Interval):
+            raise ValueError(f"mc_fn must return one Interval; got {type(est).__name__}")
         rows.append(ConvergenceRow(size, est.value, est.low, est.high, exact))
     return rows
