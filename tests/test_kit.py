@@ -289,7 +289,7 @@ def test_answers_are_fractions_when_rational() -> None:
     assert kit.solution("p28_start").text == "8/11 ≈ 0.727273"
     assert kit.solution("break_even_26_holding_27").literal == "-2"
     assert kit.solution("tiny_single_run").literal == "Fraction(1, 14)"
-    irrational = kit.Solution("k", "q", 0.1234567890123, None, "h", None)
+    irrational = kit.ExerciseAnswer("k", "q", 0.1234567890123, None, "h", None)
     assert irrational.text == "0.123457" and irrational.literal == "0.1234567890123"
 
 
@@ -476,7 +476,7 @@ def test_every_name_of_the_former_module_is_importable_from_the_package() -> Non
         "HandoutError",
         "KitReport",
         "LessonNotes",
-        "Solution",
+        "ExerciseAnswer",
         "exercise_cells",
         "export",
         "find_notebooks",
@@ -495,6 +495,8 @@ def test_every_name_of_the_former_module_is_importable_from_the_package() -> Non
     constants = {"CHROMIUM", "FORMULAS", "PERIOD_MINUTES", "TEACHER_TAGS"}
     assert [n for n in sorted(public | constants) if not hasattr(kit, n)] == []
     assert callable(kit.export)  # the function, not the submodule that defines it
+    with pytest.warns(DeprecationWarning, match="kit.Solution is deprecated"):
+        assert kit.Solution is kit.ExerciseAnswer  # the old name, kept one release
 
 
 def test_a_guides_timings_are_a_markdown_table() -> None:

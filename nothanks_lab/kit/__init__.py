@@ -23,6 +23,7 @@ student copies), :mod:`~nothanks_lab.kit.solutions` (an exercise's answer for th
 
 from __future__ import annotations
 
+from ..validate import renamed_names
 from .build import KitReport, export
 from .guides import guide_html, guide_markdown
 from .handouts import CHROMIUM as CHROMIUM
@@ -33,15 +34,15 @@ from .notebooks import ExerciseCell, exercise_cells, find_notebooks, leaks, stud
 from .notes import FORMULAS as FORMULAS
 from .notes import LESSON_NOTES, LessonNotes
 from .notes import PERIOD_MINUTES as PERIOD_MINUTES
-from .solutions import Solution, solution
+from .solutions import ExerciseAnswer, solution
 
 __all__ = [
     "LESSON_NOTES",
+    "ExerciseAnswer",
     "ExerciseCell",
     "HandoutError",
     "KitReport",
     "LessonNotes",
-    "Solution",
     "exercise_cells",
     "export",
     "find_notebooks",
@@ -56,3 +57,7 @@ __all__ = [
     "solution",
     "student_notebook",
 ]
+
+
+#: ``kit.Solution``, the old name of `ExerciseAnswer`, works one release with a warning.
+__getattr__ = renamed_names(__name__, Solution="nothanks_lab.kit.solutions.ExerciseAnswer")

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..i18n import _, fmt_decimal
+from ..validate import renamed_names
 from .notes_pt import formula
 
-__all__ = ["Solution", "as_fraction", "solution"]
+__all__ = ["ExerciseAnswer", "as_fraction", "solution"]
 
 
 def as_fraction(value: float) -> Fraction | None:
@@ -25,7 +26,7 @@ def as_fraction(value: float) -> Fraction | None:
 
 
 @dataclass(frozen=True)
-class Solution:
+class ExerciseAnswer:
     """An exercise's exact answer, for the teacher: value, fraction if rational, working."""
 
     key: str
@@ -60,7 +61,7 @@ class Solution:
         return f"Fraction({self.fraction.numerator}, {self.fraction.denominator})"
 
 
-def solution(key: str) -> Solution:
+def solution(key: str) -> ExerciseAnswer:
     """The exact answer of exercise `key` with its working, computed by the package now.
 
     >>> s = solution("p28_start")
@@ -71,7 +72,7 @@ def solution(key: str) -> Solution:
 
     ex = lessons.exercise(key)
     value = lessons.solution_value(key)  # the teacher's side of the package: allowed here
-    return Solution(
+    return ExerciseAnswer(
         key=key,
         question=_(ex.question),
         value=value,
@@ -79,3 +80,8 @@ def solution(key: str) -> Solution:
         hint=_(ex.hint),
         formula=formula(key),
     )
+
+
+#: ``Solution``, this class's old name (``nt.exact.Solution`` is the solved game), works one
+#: release with a warning.
+__getattr__ = renamed_names(__name__, Solution="nothanks_lab.kit.solutions.ExerciseAnswer")
