@@ -535,17 +535,17 @@ def test_compiled_decisions_read_their_parameters_by_name() -> None:
 
 
 def test_search_rollouts_run_on_the_one_playout_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search bot plays its rollouts through `fast.play_out` (no loop of its own)."""
+    """The search bot plays its rollouts through `fast.finish_rounds` (no loop of its own)."""
     from nothanks_lab import fast
 
     calls = []
-    real = fast.play_out
+    real = fast.finish_rounds
 
     def counting(s, decides, params):  # type: ignore[no-untyped-def]
         calls.append(s.deck.shape[0])
         return real(s, decides, params)
 
-    monkeypatch.setattr(fast, "play_out", counting)
+    monkeypatch.setattr(fast, "finish_rounds", counting)
     bot = SearchBot(seed=1, n_rollouts=120, batch=60, stop_z=100.0)
     why = bot.explain(Game(3, seed=2).view(0))
     assert why["rollouts"] == 120 and calls == [120, 120]  # two batches, both moves each

@@ -337,9 +337,9 @@ def test_play_out_finishes_positions_on_the_simulator_s_kernel() -> None:
     table = fast.fast_table(bots)
     s = core.new_state(decks, 4, 11, 1)
     decides = [linear_decide, heuristic_decide, heuristic_decide, linear_decide]
-    points = fast.play_out(s, decides, table.params)
+    points = fast.finish_rounds(s, decides, table.params)
     np.testing.assert_array_equal(points, want.card_points)
     np.testing.assert_array_equal(s.chips, want.chips)
-    assert fast.kernel_module(sorted(set(decides), key=fast._kind_key)) is table.module
+    assert fast.kernel_module(sorted(set(decides), key=fast.kind_key)) is table.module
     with pytest.raises(ValueError, match="one row per seat"):
-        fast.play_out(core.new_state(decks, 4, 11, 1), decides, table.params[:3])
+        fast.finish_rounds(core.new_state(decks, 4, 11, 1), decides, table.params[:3])

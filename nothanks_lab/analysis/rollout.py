@@ -59,7 +59,7 @@ def _play_fast(s: core.State, policies: Sequence[object], rules: Rules) -> np.nd
 
     :meth:`nothanks_lab.fast.FastTable.finish` plays whatever position each row of the state
     holds, so rollouts from the middle of a round reuse the simulator's kernel (the one
-    compiled playout loop, :func:`nothanks_lab.fast.play_out`) and its on-disk cache.
+    compiled playout loop, :func:`nothanks_lab.fast.finish_rounds`) and its on-disk cache.
     """
     from .. import fast  # numba loads only when rollouts are played
 

@@ -7,7 +7,7 @@ to the end once after taking and once after passing, every seat following the he
 share, plus a small weight on the score margin to break near-ties). Both moves see the same
 guesses (common random numbers), so their difference is measured with little noise. The
 positions come from `view.position_state`, the rollouts run on the simulator's compiled playout
-loop (:func:`nothanks_lab.fast.play_out`, built on :mod:`nothanks_lab.core`'s transitions) and
+loop (:func:`nothanks_lab.fast.finish_rounds`, built on :mod:`nothanks_lab.core`'s transitions) and
 are scored by :func:`nothanks_lab.core.score_rows`: no rule or scoring is typed twice. The guesses
 come from the bot's own seeded generator, and the budget is a number of rollouts (not a clock),
 so a seeded bot is reproducible. Four switches: ``model_opponents`` plays each rival in the
@@ -71,11 +71,11 @@ def play_rollouts(
 
     Every seat ``p`` decides with ``decide(params[p], ...)``, except `seat` with ``own`` (a
     decision function and its parameters) when given. The rounds run on the simulator's
-    compiled playout loop (:func:`nothanks_lab.fast.play_out`, built on :mod:`core`'s
+    compiled playout loop (:func:`nothanks_lab.fast.finish_rounds`, built on :mod:`core`'s
     transitions) and are scored by :func:`core.score_rows`: a value is `seat`'s win share (ties
     split) plus ``margin_weight`` times its score margin over the best rival.
     """
-    from ..fast import jit_pure, play_out  # numba loads only when a search starts
+    from ..fast import finish_rounds, jit_pure  # numba loads only when a search starts
 
     n = s.chips.shape[1]
     own_decide, own_params = (decide, params[seat]) if own is None else own
@@ -84,7 +84,7 @@ def play_rollouts(
     rows[seat] = 0.0
     rows[seat, : len(own_params)] = own_params
     decides = [own_decide if p == seat else decide for p in range(n)]
-    points = play_out(s, decides, rows)
+    points = finish_rounds(s, decides, rows)
     b = points.shape[0]
     scores = np.empty((b, n), dtype=np.int64)
     winners = np.empty((b, n), dtype=np.bool_)

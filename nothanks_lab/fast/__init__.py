@@ -4,7 +4,7 @@ Nothing here restates a rule. The playout loop (:mod:`.loops`: `play_rounds`, `p
 plain Python that calls the transition functions of :mod:`nothanks_lab.core`, the dealer of
 :mod:`nothanks_lab.deals` and each bot class's ``FAST_DECIDE`` function; it is compiled with
 those very functions. It is the package's one compiled playout loop: `simulate` deals and plays
-rounds on it, and `play_out` finishes positions from the middle of a round on it (the search
+rounds on it, and `finish_rounds` finishes positions from the middle of a round on it (the search
 bot's and :mod:`nothanks_lab.analysis`'s rollouts). The package is split by concept:
 
 - :mod:`.loops`: the playout loop's source, which every kernel module compiles;
@@ -14,7 +14,7 @@ bot's and :mod:`nothanks_lab.analysis`'s rollouts). The package is split by conc
 - :mod:`.protocol`: which bots have a fast path (`has_fast_path`), the compile check of a
   user's decision function (`check_decide`, `FastPathError`) and the `SlowPathWarning`;
 - :mod:`.table`: `FastTable` / `fast_table` (a table of bots in the kernel's terms) and
-  `play_out`.
+  `finish_rounds`.
 
 **How a bot gets a fast path.** A bot class defines ``FAST_DECIDE``, a pure, numba-compilable
 function ``decide(params, card, pot, seat, hands, chips, cards_left) -> bool`` (take?) that may
@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from ..jit import jit_pure as jit_pure
 from ..jit import jitted_module as jitted_module
+from ..validate import renamed_names
 from .cache import _cache_dir as _cache_dir
 from .kernel import _captured_source as _captured_source
 from .kernel import kernel_module as kernel_module
@@ -73,9 +74,9 @@ from .protocol import check_decide as check_decide
 from .protocol import has_fast_path as has_fast_path
 from .protocol import warn_slow_path as warn_slow_path
 from .table import FastTable as FastTable
-from .table import _kind_key as _kind_key
 from .table import fast_table as fast_table
-from .table import play_out as play_out
+from .table import finish_rounds as finish_rounds
+from .table import kind_key as kind_key
 
 __all__ = [
     "SLOWDOWN",
@@ -85,11 +86,16 @@ __all__ = [
     "check_decide",
     "decide",
     "fast_table",
+    "finish_rounds",
     "has_fast_path",
     "jit_pure",
     "kernel_module",
+    "kind_key",
     "play_chunk",
-    "play_out",
     "play_rounds",
     "warn_slow_path",
 ]
+
+#: ``fast.play_out``, the old name of `finish_rounds` (``play.play_out`` plays one `Game`), works
+#: one release with a warning.
+__getattr__ = renamed_names(__name__, play_out="nothanks_lab.fast.table.finish_rounds")

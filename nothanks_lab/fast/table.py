@@ -3,7 +3,7 @@
 `fast_table` turns the policies at a table into a `FastTable`: the distinct ``FAST_DECIDE``
 functions numbered in a stable order (so the same kinds always share one kernel module), a
 kind id per seat and a float64[P, K] array of each seat's ``fast_params``. `FastTable.play`
-deals and plays rounds for `simulate`; `FastTable.finish` and `play_out` finish positions from
+deals and plays rounds for `simulate`; `FastTable.finish` and `finish_rounds` finish positions from
 the middle of a round (the search bot's and :mod:`nothanks_lab.analysis`'s rollouts), all on
 the one compiled playout loop of :mod:`nothanks_lab.fast.loops`.
 """
@@ -30,10 +30,11 @@ from .protocol import (
     warn_slow_path,
 )
 
-__all__ = ["FastTable", "fast_table", "play_out"]
+__all__ = ["FastTable", "fast_table", "finish_rounds", "kind_key"]
 
 
-def _kind_key(f: Any) -> tuple[str, str, int]:
+def kind_key(f: Any) -> tuple[str, str, int]:
+    """The order in which a table numbers its kinds of ``FAST_DECIDE`` (one kernel per set)."""
     return (getattr(f, "__module__", "") or "", getattr(f, "__qualname__", "") or "", id(f))
 
 
@@ -43,7 +44,7 @@ class FastTable:
     def __init__(self, policies: Sequence[object], rules: Rules | None = None) -> None:
         funcs = [type(p).FAST_DECIDE for p in policies]  # type: ignore[attr-defined]
         # Stable numbering, so the same kinds always share one kernel module.
-        uniq = sorted(set(funcs), key=_kind_key)
+        uniq = sorted(set(funcs), key=kind_key)
         for f in uniq:  # each on its own first, so a failure names its bot
             users = [type(p).__name__ for p, g in zip(policies, funcs, strict=True) if g is f]
             check_decide(f, " and ".join(dict.fromkeys(users)))
@@ -58,7 +59,7 @@ class FastTable:
         self.module = kernel_module(uniq)
 
     def finish(self, s: core.State) -> np.ndarray:
-        """Finish every round of the batch `s` in place with these policies (see `play_out`)."""
+        """Finish every round of the batch `s` in place with these policies (`finish_rounds`)."""
         return _finish(self.module, s, self.kinds, self.params)
 
     def seated(self, seating: Sequence[int]) -> FastTable:
@@ -149,7 +150,7 @@ def _finish(
     return points
 
 
-def play_out(
+def finish_rounds(
     s: core.State, decides: Sequence[Callable[..., Any]], params: np.ndarray
 ) -> np.ndarray:
     """Finish every round of the batch `s` in place; int64[B, P] card points at the end.
@@ -161,7 +162,7 @@ def play_out(
     (the search bot, :mod:`nothanks_lab.analysis`) and `simulate` share one compiled playout
     loop, its per-seat dispatch and its on-disk cache; ``s.chips`` ends as the final chips.
     """
-    uniq = sorted(set(decides), key=_kind_key)  # as `FastTable` numbers them: one kernel
+    uniq = sorted(set(decides), key=kind_key)  # as `FastTable` numbers them: one kernel
     for f in uniq:
         check_decide(f, _where(f))
     kinds = np.array([uniq.index(f) for f in decides], dtype=np.int64)

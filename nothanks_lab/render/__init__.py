@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 
 from ..stats import fmt_share
+from ..validate import renamed_names
 from .cards import (
     BUTTON_COLORS,
     CARD_STATUS_KIND,
@@ -35,7 +36,7 @@ from .cards import (
     seats_html,
     view_html,
 )
-from .figures import figure_html, figure_numbers, gap_chances_figure, plotly_js_html
+from .figures import figure_div, figure_numbers, gap_chances_figure, plotly_js_html
 from .panels import (
     caption_html,
     clearly_better,
@@ -86,7 +87,7 @@ __all__ = [
     "download_link_html",
     "error_html",
     "escape",
-    "figure_html",
+    "figure_div",
     "figure_numbers",
     "final_scores_html",
     "fmt_interval",
@@ -126,3 +127,7 @@ __all__ = [
     "view_html",
     "warning_html",
 ]
+
+#: ``render.figure_html``, the old name of `figure_div` (``plots.figure_html`` writes a whole
+#: page), works one release with a warning.
+__getattr__ = renamed_names(__name__, figure_html="nothanks_lab.render.figures.figure_div")

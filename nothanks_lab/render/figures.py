@@ -46,7 +46,7 @@ def plotly_js_html() -> str:
     )
 
 
-def figure_html(fig: Any, div_id: str, height: int = 420) -> str:
+def figure_div(fig: Any, div_id: str, height: int = 420) -> str:
     """A figure as a div that fills its container's width, drawn once ``window.Plotly`` exists.
 
     Redraws replace this markup as a whole (no front-end state to fall out of step); the

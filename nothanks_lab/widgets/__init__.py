@@ -8,7 +8,7 @@ to it; every piece of HTML comes from :mod:`nothanks_lab.render`. A bad input sh
 short line in plain words (`ErrorLine`), cleared by the next valid input; the traceback goes to
 the ``nothanks_lab.widgets`` logger (JupyterLab's log console) and `ErrorLine.tracebacks`.
 
-Figures are redrawn as plain HTML (``render.figure_html``) into an ``Output`` after plotly.js
+Figures are redrawn as plain HTML (``render.figure_div``) into an ``Output`` after plotly.js
 is loaded once, offline, from the installed plotly package: ``FigureWidget`` and plotly's
 mimetype renderer fall out of step in Voilà and after a JupyterLab reload.
 

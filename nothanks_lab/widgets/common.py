@@ -254,7 +254,7 @@ class FigureArea:
         """Draw `fig` in place of the previous figure."""
         self.draws += 1
         div = f"nothanks-fig-{next(_figure_ids)}"
-        self.html = render.figure_html(fig, div, self.height)
+        self.html = render.figure_div(fig, div, self.height)
         self.figure = fig
         title = fig.layout.title.text or "figure"
         self.output.outputs = (_html_output(self.html, f"<{title}>"),)
