@@ -119,3 +119,104 @@ def test_a_failure_late_in_a_batch_is_named_with_its_view(
         assert info.value.index == at
     finally:
         bot.close()
+
+
+# --------------------------------------------------------------- found by an adversary trial
+def test_a_bot_that_stops_reading_cannot_hold_the_league_past_its_deadline(
+    tmp_path: Path,
+) -> None:
+    # A timer whose handler sleeps whenever the bot is not deciding: the process stops reading,
+    # and a batch larger than the pipe's buffer used to block the parent's write for ever.
+    path = _bot(
+        tmp_path,
+        "import signal\nbusy = [False]\n"
+        "def _sleep(*_):\n    if not busy[0]:\n        time.sleep(10**6)\n"
+        "signal.signal(signal.SIGALRM, _sleep)\n"
+        "signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)\n"
+        "def act(view):\n    busy[0] = True\n    return Action.TAKE\n",
+    )
+    bot = IsolatedPolicy(path, decision_s=1.0)
+    bot.start()
+    time.sleep(0.2)  # the handler is asleep now
+    start = time.monotonic()
+    with pytest.raises(BotProcessError, match="stopped reading"):
+        bot.act_many(_views(5) * 400)  # 2,000 views: about 190 kB, three pipe buffers
+    assert time.monotonic() - start < 1.0 + 2.0
+
+
+def test_a_league_folder_readable_by_all_still_hides_classmates_from_import() -> None:
+    import tempfile
+
+    from nothanks_lab.league import run_league
+
+    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:  # not under a private pytest folder
+        folder = Path(tmp)
+        folder.chmod(0o755)
+        (folder / "alice.py").write_text(
+            "from nothanks_lab import Action\nSECRET = 7\n"
+            "def act(view):\n"
+            "    return Action.TAKE if view.pot >= 2 or not view.can_pass else Action.PASS\n"
+        )
+        (folder / "mallory.py").write_text("import alice\nact = alice.act\n")
+        for f in folder.iterdir():
+            f.chmod(0o644)
+        result = run_league(folder, n_games=1, seed=3, progress=False)
+    assert "alice" in result.students
+    (mallory,) = [r for r in result.rejections if r.name == "mallory"]
+    assert "alice" in mallory.problem  # No module named 'alice'
+
+
+def test_a_linked_file_bot_is_refused_not_read_through_the_link(tmp_path: Path) -> None:
+    from nothanks_lab.tournaments.sandbox import isolated_bot
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TEACHER_ONLY_42\n")
+    secret.chmod(0o600)
+    (tmp_path / "bot.py").symlink_to(secret)
+    with pytest.raises(ValueError, match="symbolic link") as info:
+        isolated_bot(f"{tmp_path / 'bot.py'}:Bot")
+    assert "TEACHER_ONLY_42" not in str(info.value)
+
+
+def test_a_bot_dies_with_the_league_even_when_the_league_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    # Asleep in a signal handler once loaded: it never reads the end of its pipe, so only the
+    # kernel can end it when the league dies.
+    path = _bot(
+        tmp_path,
+        "import signal\nsignal.signal(signal.SIGALRM, lambda *_: time.sleep(10**6))\n"
+        "signal.setitimer(signal.ITIMER_REAL, 0.2)\n"
+        "def act(view):\n    return Action.TAKE\n",
+    )
+    pid_file = tmp_path / "pid"
+    driver = (
+        "import sys, time\nfrom nothanks_lab.tournaments.sandbox import IsolatedPolicy\n"
+        f"bot = IsolatedPolicy({str(path)!r})\nbot.start()\n"
+        f"open({str(pid_file)!r}, 'w').write(str(bot._proc.pid))\ntime.sleep(60)\n"
+    )
+    league = subprocess.Popen([sys.executable, "-c", driver])
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline and league.poll() is None
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        time.sleep(0.5)  # the handler is asleep now
+        os.kill(league.pid, signal.SIGKILL)  # no handler, no cleanup: only the kernel acts
+        league.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the bot's process outlived the league")
+    finally:
+        league.kill()

@@ -38,7 +38,14 @@ from .botfile import (
     line_in,
     module_of,
 )
-from .confine import SiblingFinder, confine, read_source, seed_global_random, sibling_sources
+from .confine import (
+    SiblingFinder,
+    confine,
+    die_with_parent,
+    read_source,
+    seed_global_random,
+    sibling_sources,
+)
 from .frames import _tuples
 from .pipes import decode_views
 
@@ -86,6 +93,7 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     """Load the file of `config` and answer the parent's batches until its pipe closes."""
     import resource
 
+    die_with_parent(config.get("parent"))  # before anything else: a league killed takes it along
     in_fd, out_fd = config["fds"]
     progress_fd = config["progress"]
     mem, cpu = int(config["memory"]), float(config["cpu"])
@@ -108,6 +116,10 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     confine((in_fd, out_fd))
     seed_global_random(config.get("seed"))
     sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
+    # The folder (the working directory, first on the path under ``-m``) is not importable:
+    # a league's files beside this one are classmates' bots; allowed siblings come from memory.
+    folder = os.path.realpath(path.parent)
+    sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != folder]
     inbox = Connection(in_fd, writable=False)
     outbox = Connection(out_fd, readable=False)
 

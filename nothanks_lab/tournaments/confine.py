@@ -38,7 +38,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_PROCESSES", "NOBODY", "SiblingFinder", "available", "confine"]
+__all__ = [
+    "MAX_PROCESSES",
+    "NOBODY",
+    "SiblingFinder",
+    "available",
+    "confine",
+    "die_with_parent",
+    "read_source",
+    "seed_global_random",
+    "sibling_sources",
+]
 
 #: The uid and gid a bot drops to when the league runs as root.
 NOBODY = 65534
@@ -212,11 +222,23 @@ def confine(fds: Sequence[int]) -> tuple[str, ...]:
     if os.getuid() != 0:
         resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
         applied.append("process limit")
-    if in_namespace:  # after the change of user, which clears it
-        # (Were the waiting process killed before this line, the parent's kill of the process
-        # group still reaches this one: no student code has run yet to leave the group.)
-        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    # After the change of user, which clears it: this process dies with its parent (the waiting
+    # process in a namespace, else the league). Were that parent killed before this line, the
+    # league's kill of the process group still reaches this one: no student code has run yet.
+    die_with_parent(None)
     return tuple(applied)
+
+
+def die_with_parent(parent: int | None) -> None:
+    """Have the kernel kill this process when its parent ends (Linux ``PR_SET_PDEATHSIG``), so
+    a league killed by SIGTERM or SIGKILL leaves no bot behind; exit at once if the parent
+    (pid `parent`, when given) has already gone."""
+    try:
+        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the league's kill of the group still applies
+        return
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
 
 
 def available() -> tuple[str, ...]:

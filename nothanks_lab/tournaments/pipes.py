@@ -26,7 +26,7 @@ from ..rules import Rules
 from ..tables import cards_of as _cards_of
 from ..view import PlayerView
 
-__all__ = ["FrameReader", "decode_views", "encode_views"]
+__all__ = ["FrameReader", "FrameWriter", "decode_views", "encode_views"]
 
 _SHORT = struct.Struct("!i")
 _LONG = struct.Struct("!Q")
@@ -99,6 +99,43 @@ class FrameReader:
             self._poller.unregister(self.fd)
         except (KeyError, ValueError):
             pass
+        os.close(self.fd)
+
+
+class FrameWriter:
+    """The write end of a pipe to a bot's process, writing ``Connection.send_bytes`` frames
+    without ever blocking past a deadline: a process that stops reading (a signal handler that
+    sleeps, say) cannot hold the parent once a batch is larger than the pipe's buffer."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        os.set_blocking(fd, False)
+        self._poller = select.poll()
+        self._poller.register(fd, select.POLLOUT | select.POLLERR)
+
+    def send(self, data: bytes, timeout: float) -> bool:
+        """Write one frame of `data`; False if the reader did not take all of it within `timeout` s
+        (BrokenPipeError: the reader is gone)."""
+        head = (
+            _SHORT.pack(len(data))
+            if len(data) < 2**31 - 1
+            else _SHORT.pack(-1) + _LONG.pack(len(data))
+        )
+        view = memoryview(head + data)
+        deadline = time.monotonic() + max(timeout, 0.0)
+        while view:
+            try:
+                view = view[os.write(self.fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._poller.poll(left * 1000):
+                return False
+        return True
+
+    def close(self) -> None:
+        """Close the pipe's write end."""
         os.close(self.fd)
 
 

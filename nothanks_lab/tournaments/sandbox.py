@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -33,7 +32,7 @@ from ..validate import check_int, check_number
 from ..view import PlayerView
 from .botfile import NOT_AN_ANSWER
 from .child import PROGRESS
-from .pipes import FrameReader, encode_views
+from .pipes import FrameReader, FrameWriter, encode_views
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -141,7 +140,7 @@ class IsolatedPolicy:
         self.mean_s = min(MEAN_DECISION_LIMIT_S, self.decision_s)
         self._proc: subprocess.Popen[bytes] | None = None
         self._counter: mmap.mmap | None = None  # the process's count of finished decisions
-        self._send: Connection | None = None
+        self._send: FrameWriter | None = None
         self._recv: FrameReader | None = None
         self.failure: BotProcessError | None = None
         self._at: int | None = None  # the view of the batch being answered, for a failure
@@ -166,6 +165,7 @@ class IsolatedPolicy:
             "cpu": float(self.cpu_s),
             "fds": [to_child_r, from_child_w],
             "progress": progress_fd,
+            "parent": os.getpid(),
             "class": self.class_name,
             "params": self.params,
             "seed": None if self.seed is None else list(self.seed),
@@ -185,7 +185,7 @@ class IsolatedPolicy:
         finally:
             for fd in (to_child_r, from_child_w, progress_fd):
                 os.close(fd)
-        self._send = Connection(to_child_w, readable=False)
+        self._send = FrameWriter(to_child_w)
         self._recv = FrameReader(from_child_r, _MAX_MESSAGE)
         reply = self._reply(
             self.load_s + 10.0, "load", self.load_s
@@ -323,11 +323,18 @@ class IsolatedPolicy:
         assert self._send is not None and self._recv is not None
         if self._pending:
             raise RuntimeError("collect the moves of the views submitted before")
+        self._at = 0
         try:
-            self._send.send_bytes(encode_views(views))
+            sent = self._send.send(encode_views(views), self.decision_s)
         except OSError:
-            self._at = 0
             self._died("act")
+        if not sent:
+            self._die(
+                _("it stopped reading the decisions sent to it for more than {limit} s").format(
+                    limit=f"{self.decision_s:g}"
+                ),
+                _("A bot only answers: never block its process outside act(view)."),
+            )
         self._pending, self._sent = len(views), time.monotonic()
 
     def _done(self, base: int, n: int) -> int:
@@ -438,8 +445,10 @@ def isolated_bot(
             "'file.py:ClassName' or 'file.py:ClassName:key=value'"
         )
     try:
-        path = Path(where).expanduser().resolve()
-        is_file = path.is_file()
+        # Absolute, links not followed: the process reads the link itself and refuses it, as a
+        # league does (resolving it here would hand it the target, read with our rights).
+        path = Path(os.path.abspath(Path(where).expanduser()))
+        is_file = path.is_file() or path.is_symlink()
     except (OSError, RuntimeError):  # a name too long for the file system, a link loop
         is_file = False
     if not is_file:
