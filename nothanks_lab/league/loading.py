@@ -10,6 +10,7 @@ stops the others: each failure becomes a `Rejection` in the :class:`LeagueEntrie
 from __future__ import annotations
 
 import html
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -48,8 +49,9 @@ def _load_isolated(
 ) -> Any:
     """A league file's bot started in a process of its own (`sandbox`), or why it is not.
 
-    `seed` (the league's seed, the file's place in the folder) seeds the ``random`` module and
-    ``np.random`` in the bot's process, so an unseeded student bot plays the same every rerun.
+    `seed` (the league's seed, a checksum of the file's name) seeds the ``random`` module and
+    ``np.random`` in the bot's process, so an unseeded student bot plays the same every rerun,
+    whatever other files the folder holds.
     """
     from ..tournaments.sandbox import DECISION_LIMIT_S, BotProcessError, IsolatedPolicy
 
@@ -214,10 +216,10 @@ def collect_bots(
     )
     bots, rejections = _screen_each(
         (
-            _load_isolated(path, time_limit, rules, (seed, place))
+            _load_isolated(path, time_limit, rules, (seed, zlib.crc32(path.stem.encode())))
             if isolate
             else _load(path, time_limit)
-            for place, path in enumerate(files)
+            for path in files
         ),  # each file loaded just before its screening
         seed=seed,
         time_limit=time_limit,

@@ -106,8 +106,9 @@ def run_league(
         builtins: the built-in bots (registered names, specs or policies).
         n_players: seats at a table.
         n_games: deals; each is played in every order of the seats of every lineup.
-        seed: seed of the deals and of the screening (None: fresh entropy; the result's
-            ``tournament.seed`` reruns it).
+        seed: seed of the deals and of the screening (None: fresh 63-bit entropy; the
+            result's ``tournament.seed`` reruns it). Keep it secret when the league counts: a
+            bot that knows or guesses a small seed can compute every deal.
         rules: the rule set (default: the standard game).
         lineups: ``"gauntlet"`` (default): each student bot at a table with ``n_players - 1``
             built-ins, every combination of them, so every student meets the same opponents on
