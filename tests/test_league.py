@@ -129,7 +129,7 @@ def test_trusted_files_load_in_this_process(tmp_path: Path) -> None:
     [
         ("cy", "screen", "raised AttributeError: 'PlayerView' object has no attribute 'hand'"),
         ("dee", "screen", "No Thanks! with no chips left"),
-        ("eve", "screen", "answered 'take' (a str), which is not a move"),
+        ("eve", "screen", "answered 'take', of type str, which is not a move"),
         ("ida", "screen", "returned None (a missing return?)"),
         ("fay", "load", "does not load: SyntaxError"),
         ("hal", "load", "ModuleNotFoundError: No module named 'no_such_module_for_sure'"),

@@ -23,7 +23,7 @@ from ..engine import Action
 from ..i18n import N_, _, fmt_decimal, ngettext
 from ..play import PolicyError, policy_name
 from ..rules import short_repr
-from ..tournaments.botfile import error_text, line_in
+from ..tournaments.botfile import NOT_A_MOVE, error_text, line_in, type_name
 from ..view import PlayerView
 from .limits import _TimeUp
 
@@ -303,8 +303,6 @@ def _rejection(bot: StudentBot, stage: Stage, error: PolicyError) -> Rejection:
             problem = _("its act(view) returned None (a missing return?)")
             advice = _(_RETURN_A_MOVE)
         else:
-            problem = _("its act(view) answered {answer} (a {kind}), which is not a move").format(
-                answer=short_repr(answer), kind=type(answer).__name__
-            )
+            problem = _(NOT_A_MOVE).format(answer=short_repr(answer), kind=type_name(answer))
             advice = _(_RETURN_A_MOVE)
     return Rejection(bot.name, bot.file, stage, problem, advice, view)

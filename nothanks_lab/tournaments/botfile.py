@@ -27,6 +27,7 @@ __all__ = [
     "error_text",
     "line_in",
     "module_of",
+    "type_name",
 ]
 
 #: What a bot's process sent when it is not an answer.
@@ -35,7 +36,7 @@ LOAD_ADVICE = N_("Run the file's code in a cell to see the error with its traceb
 NO_ACT = N_("its class {name} has no method act")
 NO_BOT = N_("the file defines no bot")
 NONE_ANSWER = N_("its act(view) returned None (a missing return?)")
-NOT_A_MOVE = N_("its act(view) answered {answer} (a {kind}), which is not a move")
+NOT_A_MOVE = N_("its act(view) answered {answer}, of type {kind}, which is not a move")
 
 
 def line_in(exc: BaseException, path: Path | None) -> str:
@@ -52,6 +53,15 @@ def line_in(exc: BaseException, path: Path | None) -> str:
         line = exc.lineno
     return (
         "" if line is None else " " + _("({file}, line {line})").format(file=path.name, line=line)
+    )
+
+
+def type_name(value: object) -> str:
+    """``int``, ``str``, ``numpy.bool``: the type of `value` as a student would write it."""
+    kind = type(value)
+    where = getattr(kind, "__module__", "") or ""
+    return (
+        kind.__qualname__ if where == "builtins" else f"{where.split('.')[0]}.{kind.__qualname__}"
     )
 
 

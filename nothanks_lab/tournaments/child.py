@@ -37,6 +37,7 @@ from .botfile import (
     error_text,
     line_in,
     module_of,
+    type_name,
 )
 from .confine import (
     SiblingFinder,
@@ -84,7 +85,7 @@ def _not_a_move(answer: object) -> dict[str, Any]:
     text = (
         _(NONE_ANSWER)
         if answer is None
-        else _(NOT_A_MOVE).format(answer=short_repr(answer), kind=type(answer).__name__)
+        else _(NOT_A_MOVE).format(answer=short_repr(answer), kind=type_name(answer))
     )
     return {"error": {"problem": text, "advice": _("Return Action.TAKE or Action.PASS.")}}
 
