@@ -11,11 +11,13 @@ the ratio, not the absolute numbers, and the machine's load printed beside it (t
 load average before each run: with more runnable processes than cores, the bot processes and
 this one no longer overlap and the ratio drops).
 
-Measured 2026-12-02 on a shared 2-core machine at load 2.9-3.2: ratios 1.50, 0.83 and 0.94
-(isolated 511, 568, 469 games/s; in-process 341, 686, 499). The parent's CPU seconds per game,
-less noisy than wall time, were within about 5% of the in-process league's (1.29 and 1.63 ms
-against 1.22 and 1.55, at load 2.6-3.7), the bot processes adding about 0.45 ms a game on the
-other core: with a free second core isolation is no slower.
+Measured 2026-12-03 on the shared 2-core project machine at load 0.9-1.9, after isolated bots
+began answering a batch in one message: with 20 deals (3,600 games), median ratio 1.05 over
+four pairs (1.09, 1.14, 1.01, 0.95; about 415 games/s either way); with 80 deals (14,400
+games), 0.86 and 0.76 (isolated about 450 games/s, in-process 514 and 599, which gains from
+longer runs). So isolation keeps pace with a short league and is up to about a quarter slower
+on a long one: the parent's own cost per decision of a bot in a process (the paused game, the
+packed view, the message) is still a little above that of calling a plain bot in-process.
 """
 
 from __future__ import annotations
