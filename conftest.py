@@ -30,14 +30,34 @@ def is_notebook_item(item: pytest.Item) -> bool:
     return item.path.suffix == ".ipynb"
 
 
+# The xdist group of the notebooks' cells and of every test that reads their runs.
+LESSON_GROUP = "lessons"
+
+
+def xdist_group(config: pytest.Config, item: pytest.Item) -> str:
+    """The pytest-xdist group `item` runs in (``--dist loadgroup``): its file, or the lessons.
+
+    A file's tests run in one worker, in order, so a module's fixtures are built once (as with
+    ``--dist loadfile``). Every nbval cell, and every test that reads nbval's runs (fixture
+    ``nbval_runs``, through ``lesson_runs``), share one group: nbval's kernel needs a notebook's
+    cells in order in one process, and the lesson tests can then reuse those runs (``NbvalRuns``
+    lives in the worker's config) instead of executing each lesson again.
+    """
+    if is_notebook_item(item) or "nbval_runs" in getattr(item, "fixturenames", ()):
+        return LESSON_GROUP
+    return item.path.relative_to(config.rootpath).as_posix().replace("/", ".")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark notebook cells and browser tests slow, before ``-m`` deselects anything."""
+    """Mark notebook cells and browser tests slow (before ``-m`` deselects), and group for xdist."""
     for item in items:
         if (is_notebook_item(item) or is_browser_test(item)) and not item.get_closest_marker(
             "slow"
         ):
             item.add_marker(pytest.mark.slow)
+        if not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(xdist_group(config, item)))
 
 
 def in_ci() -> bool:

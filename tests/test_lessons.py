@@ -407,8 +407,14 @@ def _decimal_text(exact: Fraction, places: int, rounding: str) -> str:
         return str(value.quantize(Decimal(1).scaleb(-places), rounding=rounding))
 
 
-def _valid(exact: Fraction, places: int) -> set[str]:
-    return {_decimal_text(exact, places, r) for r in (ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_DOWN)}
+def _valid(exact: Fraction, places: int) -> list[str]:
+    """The accepted roundings of `exact` to `places` places, each once, in a fixed order.
+
+    (A list, not a set: the parametrized ids must come out in the same order in every process,
+    or pytest-xdist's workers disagree on what they collected.)
+    """
+    texts = (_decimal_text(exact, places, r) for r in (ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_DOWN))
+    return list(dict.fromkeys(texts))
 
 
 def _near_fraction(exact: Fraction) -> Fraction:
@@ -439,7 +445,7 @@ def _table(key: str) -> Iterator[tuple[object, str]]:
                 yield text, "close"
     # False roundings: one step beside every valid rounding, at every number of places.
     for places in range(1, d + 2):
-        valid = {Fraction(t) for t in _valid(exact, places)}
+        valid = list(dict.fromkeys(Fraction(t) for t in _valid(exact, places)))
         for v in valid:
             for false in (v - Fraction(1, 10**places), v + Fraction(1, 10**places)):
                 if false not in valid:
@@ -625,7 +631,7 @@ def test_the_teachers_accepted_forms_are_graded_as_stated(key: str) -> None:
     right = [str(exact)]
     if m := re.search(r"rounded or truncated: (.*?), …", text):
         right += m[1].split(", ")
-        assert _valid(exact, exercise(key).digits) <= set(right)
+        assert set(_valid(exact, exercise(key).digits)) <= set(right)
     right += re.findall(r"also (\S+?)\)", text) + re.findall(r"= (\S+) exactly", text)
     for answer in right:
         assert check_answer(key, answer).status == "right", (answer, text)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST_TIER_ARGS = ["-p", "no:cacheprovider", "-m", "not slow", "tests", "notebooks"]
+FAST_TIER_ARGS = ["-n", "0", "-p", "no:cacheprovider", "-m", "not slow", "tests", "notebooks"]
 TEST_FILES = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
 
 
