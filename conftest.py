@@ -30,34 +30,52 @@ def is_notebook_item(item: pytest.Item) -> bool:
     return item.path.suffix == ".ipynb"
 
 
-# The xdist group of the notebooks' cells and of every test that reads their runs.
+# The test files that read nbval's runs (fixture ``nbval_runs``, through ``lesson_runs``): they
+# run in the worker that ran the notebooks (tests/test_tiers.py checks this list is complete).
+LESSON_FILES = frozenset(
+    {
+        "tests/test_kit.py",
+        "tests/test_lesson_structure.py",
+        "tests/test_lessons_pt.py",
+        "tests/test_notebook_seeds.py",
+    }
+)
 LESSON_GROUP = "lessons"
 
 
-def xdist_group(config: pytest.Config, item: pytest.Item) -> str:
-    """The pytest-xdist group `item` runs in (``--dist loadgroup``): its file, or the lessons.
+def xdist_group(nodeid: str) -> str:
+    """The pytest-xdist group of test `nodeid`: its file, or the lessons (notebooks and readers).
 
     A file's tests run in one worker, in order, so a module's fixtures are built once (as with
-    ``--dist loadfile``). Every nbval cell, and every test that reads nbval's runs (fixture
-    ``nbval_runs``, through ``lesson_runs``), share one group: nbval's kernel needs a notebook's
-    cells in order in one process, and the lesson tests can then reuse those runs (``NbvalRuns``
-    lives in the worker's config) instead of executing each lesson again.
+    ``--dist loadfile``). Every notebook's cells, and the test files that read nbval's runs,
+    share one group: nbval's kernel needs a notebook's cells in order in one process, and the
+    lesson tests then reuse those runs (``NbvalRuns`` lives in the worker's config) instead of
+    executing each lesson again.
     """
-    if is_notebook_item(item) or "nbval_runs" in getattr(item, "fixturenames", ()):
-        return LESSON_GROUP
-    return item.path.relative_to(config.rootpath).as_posix().replace("/", ".")
+    path = nodeid.split("::", 1)[0]
+    return LESSON_GROUP if path.startswith("notebooks/") or path in LESSON_FILES else path
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's scheduler (``-n``): whole groups (:func:`xdist_group`) to one worker each."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group(nodeid)
+
+    return GroupScheduling(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark notebook cells and browser tests slow (before ``-m`` deselects), and group for xdist."""
+    """Mark notebook cells and browser tests slow, before ``-m`` deselects anything."""
     for item in items:
         if (is_notebook_item(item) or is_browser_test(item)) and not item.get_closest_marker(
             "slow"
         ):
             item.add_marker(pytest.mark.slow)
-        if not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(xdist_group(config, item)))
 
 
 def in_ci() -> bool:

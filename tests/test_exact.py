@@ -440,6 +440,7 @@ _VIEW_FIELDS = ("seat", "n_players", "active_card", "pot", "my_chips", "chips", 
                 "cards_left", "rules", "current_player")  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ["win", "margin"])
 def test_each_view_asked_once_and_compiled_bots_answer_as_their_act(objective: str) -> None:
     """A plain-Python policy is asked once per distinct view, through valid views, also

@@ -375,7 +375,8 @@ def test_tournament_isolate_plays_a_file_class_from_its_own_process(tmp_path: Pa
 
     _folder(tmp_path, {"mine": CLASS_BOT})
     field = [f"{tmp_path / 'mine.py'}:Mine:threshold=4", "marginal", "heuristic"]
-    result = tournament(field, 3, 8, seed=1, isolate=True, progress=False)
+    # 3 deals (18 games): the cheat walks the child's whole heap at every decision, ~10 ms each
+    result = tournament(field, 3, 3, seed=1, isolate=True, progress=False)
     assert result.names[0] == "Mine(threshold=4)"
     by_game: dict[int, int] = {}
     for r in result.game_records():
@@ -384,7 +385,7 @@ def test_tournament_isolate_plays_a_file_class_from_its_own_process(tmp_path: Pa
     # the same decisions as the class played in this process without its cheat
     honest = tmp_path / "honest_mine.py"
     honest.write_text(textwrap.dedent(CLASS_BOT).replace("gc.get_objects()", "[]"))
-    plain = tournament([f"{honest}:Mine:threshold=4", "marginal", "heuristic"], 3, 8, seed=1)
+    plain = tournament([f"{honest}:Mine:threshold=4", "marginal", "heuristic"], 3, 3, seed=1)
 
     def moves(t: object) -> list[dict[str, object]]:
         return [{k: v for k, v in r.items() if k != "bot"} for r in t.game_records()]  # type: ignore[attr-defined]

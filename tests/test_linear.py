@@ -48,6 +48,7 @@ def comes_back(game: Game, seat: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_players", [3, 5, 7])
 def test_returns_feature_is_the_engine_playing_heuristic_bots(n_players: int) -> None:
     params = pack_linear(WEIGHTS_5P)

@@ -301,6 +301,7 @@ def bot_round(seed: int, n_players: int = 3) -> tuple[nt.Game, list[object]]:
     return g, bots
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "n_players"), [(1, 3), (2, 4), (3, 3)])
 def test_hint_and_review_agree_whenever_both_are_clear(seed: int, n_players: int) -> None:
     from nothanks_lab.analysis import hint_evaluation, is_clear, rollout_field

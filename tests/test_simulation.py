@@ -77,7 +77,10 @@ def test_every_fast_bot_class_is_covered():
 
 
 @pytest.mark.parametrize("cls", fast_classes(), ids=lambda c: c.__name__)
-@pytest.mark.parametrize("n_players", [3, 5, 7])
+@pytest.mark.parametrize(
+    "n_players",
+    [3, pytest.param(5, marks=pytest.mark.slow), pytest.param(7, marks=pytest.mark.slow)],
+)
 def test_fast_path_equals_engine(cls, n_players):
     """Each parameter variant in turn, over its own seeded deals; seats rotate through them."""
     variants = param_variants(cls)

@@ -301,7 +301,9 @@ def test_a_review_of_a_short_round_reports_honest_win_chances() -> None:
     assert any(m.action is not m.best for m in rv.moves) or rv.choices == 0
 
 
-@pytest.mark.parametrize("method", ["exact", "wilson", "wilsoncc"])
+@pytest.mark.parametrize(
+    "method", [pytest.param("exact", marks=pytest.mark.slow), "wilson", "wilsoncc"]
+)
 def test_a_proportion_interval_moves_up_with_every_win_and_stays_in_the_unit_range(
     method: str,
 ) -> None:

@@ -84,3 +84,27 @@ def test_the_fast_tier_leaves_out_the_known_slow_work(fast_tier: tuple[list[str]
         "tests/test_parallel.py::test_dask_local_cluster_gives_bit_identical_results",
     ):
         assert not [i for i in fast_tier[0] if i.startswith(known)], known
+
+
+def test_every_reader_of_nbval_runs_shares_the_notebooks_worker(
+    request: pytest.FixtureRequest,
+) -> None:
+    """A test file using ``nbval_runs`` (or ``lesson_runs``) is in the root conftest's LESSON_FILES.
+
+    Under pytest-xdist, only those files run in the worker that ran the notebooks; a reader left
+    out would still pass, but execute every lesson a second time.
+    """
+    root = next(  # the root conftest.py (tests/conftest.py is also a module named conftest)
+        p
+        for p in request.config.pluginmanager.get_plugins()
+        if getattr(p, "__file__", None) == str(ROOT / "conftest.py")
+    )
+    readers = {
+        item.nodeid.split("::", 1)[0]
+        for item in request.session.items
+        if {"nbval_runs", "lesson_runs"} & set(getattr(item, "fixturenames", ()))
+    }
+    assert readers <= root.LESSON_FILES, sorted(readers - root.LESSON_FILES)
+    assert root.xdist_group("notebooks/pt_BR/01_play.ipynb::Cell 3") == root.LESSON_GROUP
+    assert root.xdist_group("tests/test_kit.py::test_x[a::b]") == root.LESSON_GROUP
+    assert root.xdist_group("tests/test_rules.py::test_y") == "tests/test_rules.py"
