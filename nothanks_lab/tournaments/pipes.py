@@ -33,6 +33,10 @@ _LONG = struct.Struct("!Q")
 _CHUNK = 1 << 16
 
 
+class FrameError(OSError):
+    """The bytes on a pipe are not a message: its writer wrote something else to it."""
+
+
 class FrameReader:
     """The read end of a pipe carrying ``Connection.send_bytes`` messages."""
 
@@ -59,7 +63,7 @@ class FrameReader:
             (size,) = _LONG.unpack_from(buf, 4)
             start = 12
         if not 0 <= size <= self.max_size:
-            raise OSError(f"a message of {size} bytes (at most {self.max_size})")
+            raise FrameError(f"a message of {size} bytes (at most {self.max_size})")
         end = start + size
         return (start, end) if len(buf) >= end else None
 

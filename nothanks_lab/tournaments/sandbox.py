@@ -32,7 +32,7 @@ from ..validate import check_int, check_number
 from ..view import PlayerView
 from .botfile import NOT_AN_ANSWER
 from .child import PROGRESS
-from .pipes import FrameReader, FrameWriter, encode_views
+from .pipes import FrameError, FrameReader, FrameWriter, encode_views
 
 __all__ = [
     "CPU_LIMIT_S",
@@ -249,8 +249,8 @@ class IsolatedPolicy:
                     _("Make sure every loop ends, and play nothing when the file loads."),
                 )
             data = self._recv.recv()
-        except (EOFError, OSError):
-            self._died(stage)
+        except (EOFError, OSError) as e:
+            self._died(stage, e)
         return self._message(data)
 
     def _message(self, data: bytes) -> dict[str, Any]:
@@ -272,13 +272,23 @@ class IsolatedPolicy:
             n=self._answered, ms=f"{ms:.0f}"
         )
 
-    def _died(self, stage: str) -> None:
+    def _died(self, stage: str, error: BaseException | None = None) -> None:
+        """The process's pipe failed (`error`): say why, from how (or whether) it ended."""
         assert self._proc is not None
+        if isinstance(error, FrameError):  # alive, but it wrote junk where its answers go
+            self._die(
+                _("it wrote something other than its answers to the league's pipe and was stopped"),
+                _("A bot only answers: never write to the pipes of its process."),
+            )
         try:
             code = self._proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        if code == -signal.SIGXCPU:
+        if code is None:  # the pipe closed, the process did not end
+            problem = _(
+                "it closed the league's pipe while its process went on running, and was stopped"
+            )
+        elif code == -signal.SIGXCPU:
             problem = _("it used more than {cpu} s of CPU time and was stopped")
         elif code == -signal.SIGKILL:  # not the CPU limit (that sends SIGXCPU first)
             problem = _("its process was killed from outside (SIGKILL: out of memory, or a person)")
@@ -362,9 +372,9 @@ class IsolatedPolicy:
             left = started + self.decision_s - clock()
             try:
                 data = recv() if left > 0 and poll(min(left, step)) else None
-            except (EOFError, OSError):
+            except (EOFError, OSError) as e:
                 self._at = min(max(len(out), self._done(base, n)), n - 1)
-                self._died("act")
+                self._died("act", e)
             if data is None:
                 now = self._done(base, n)
                 if now > done:  # decisions finished since the last look: the clock restarts
