@@ -259,3 +259,25 @@ def test_a_bot_closing_its_answer_pipe_but_running_on_is_not_said_to_have_ended(
         bot.close()
     assert "went on running" in info.value.problem, info.value.problem
     assert time.monotonic() - start < 10  # told at once (2 s to see it go on), not at the limit
+
+
+def test_a_bot_that_forks_in_act_answers_once_and_plays_on(tmp_path: Path) -> None:
+    # Both copies of a forked process used to answer: the parent read the copy's stale
+    # answers as the next batch's and reported a timeout "(0 ms each)". Only the process the
+    # league started answers now; the copy ends as soon as act returns in it.
+    path = _bot(
+        tmp_path,
+        "import os\ndef act(view):\n    calls[0] += 1\n    if calls[0] == 2:\n        os.fork()\n"
+        "    return Action.TAKE if view.pot >= 2 else Action.PASS\n",
+    )
+    views = _views(12)
+    bot = IsolatedPolicy(path, decision_s=5)
+    try:
+        first = bot.act_many(views[:6])
+        time.sleep(0.3)  # the copy has had time to answer, if it could
+        assert first + bot.act_many(views[6:]) == [
+            nt.Action.TAKE if v.pot >= 2 else nt.Action.PASS for v in views
+        ]
+        assert bot.act_many(views[:2]) == first[:2]
+    finally:
+        bot.close()

@@ -124,7 +124,11 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     inbox = Connection(in_fd, writable=False)
     outbox = Connection(out_fd, readable=False)
 
+    me = os.getpid()
+
     def send(message: dict[str, Any]) -> None:
+        if os.getpid() != me:  # a copy the file forked: only the process we started answers
+            os._exit(0)
         outbox.send_bytes(json.dumps(message).encode())
 
     try:
@@ -167,6 +171,7 @@ def _answer_batches(
     take, pass_ = Action.TAKE, Action.PASS
     count = PROGRESS.pack_into
     done = 0
+    me = os.getpid()
     while True:
         try:
             message = inbox.recv_bytes()
@@ -176,6 +181,8 @@ def _answer_batches(
         try:
             for view in decode_views(message, rules, hands_of):
                 answer = decide(view)
+                if os.getpid() != me:  # act forked: its copy ends here, before it can answer
+                    os._exit(0)
                 if answer is take:
                     answers += b"T"
                 elif answer is pass_:
@@ -188,6 +195,8 @@ def _answer_batches(
                 done += 1
                 count(counter, 0, done)
         except BaseException as e:
+            if os.getpid() != me:
+                os._exit(0)
             if answers:
                 outbox.send_bytes(answers)
             send(error_reply(e, path))
