@@ -105,6 +105,7 @@ def test_help_in_portuguese(command: list[str], capsys: pytest.CaptureFixture[st
     assert "padrão" in out or "robôs" in out or "kit" in out, out
 
 
+@pytest.mark.slow
 def test_kit_console_lines_in_portuguese(tmp_path: Path) -> None:
     """The real console: ``NOTHANKS_LAB_LANG=pt_BR``, the summary and the progress lines."""
     done = _command("pt_BR", "lessons", "export", str(tmp_path / "kit"), *KIT, timeout=300)
@@ -123,6 +124,7 @@ def test_a_language_not_spoken_falls_back_to_english() -> None:
     assert done.stderr.count("NOTHANKS_LAB_LANG must be one of 'en', 'pt_BR'; got 'es'") == 1
 
 
+@pytest.mark.slow
 def test_the_progress_bar_speaks_portuguese() -> None:
     done = _command("pt_BR", "tournament", *FIELD, "--players", "3", "--games", "6", "--seed", "1")
     assert done.returncode == 0, done.stderr

@@ -67,6 +67,7 @@ def test_gymnasium_make_builds_the_registered_env() -> None:
     assert obs.shape == (obs_size(nt.Rules(), 4),) and "player_0" in env.render()
 
 
+@pytest.mark.slow
 def test_vector_env_follows_gymnasium_vector_conventions() -> None:
     """gymnasium has no checker for vector envs, so its conventions are checked here."""
     b = 6

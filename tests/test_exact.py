@@ -108,7 +108,12 @@ def following(policies: Sequence[Any], responder: int | None) -> Callable[..., V
 
 # --------------------------------------------------------------------------- agreement
 @pytest.mark.parametrize("objective", exact.OBJECTIVES)
-@pytest.mark.parametrize("rules", TINY_2P, ids=lambda r: f"{r.low_card}-{r.high_card}")
+@pytest.mark.parametrize(
+    "rules",
+    # 3-7 with no card removed is the largest brute force (about 4 s): in the slow tier
+    [r if r.n_removed else pytest.param(r, marks=pytest.mark.slow) for r in TINY_2P],
+    ids=lambda r: f"{r.low_card}-{r.high_card}",
+)
 def test_solve_agrees_with_brute_force(rules: nt.Rules, objective: str) -> None:
     sol = exact.solve(rules, objective=objective)
     want = brute_force(rules, 2, objective, maximiser)
@@ -145,6 +150,7 @@ def test_best_response_agrees_with_brute_force_3p(objective: str, seat: int) -> 
     assert sol.seat == seat
 
 
+@pytest.mark.slow
 def test_best_response_handles_random_bot_exactly() -> None:
     rules = TINY_2P[2]
     opponents = [RandomBot(p_take=0.3, seed=1)]

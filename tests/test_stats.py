@@ -210,6 +210,7 @@ def test_share_intervals_refuse_what_is_not_a_share() -> None:
 
 
 # ------------------------------------------------------------------------ every producer
+@pytest.mark.slow
 def test_the_issues_tournament_has_honest_share_intervals() -> None:
     r = nt.tournament(
         ["random:p_take=0.9,seed=1", "linear", "heuristic"], 3, 30, seed=1, progress=False

@@ -459,6 +459,7 @@ def test_tune_several_parameters_and_bad_input() -> None:
     assert math.isfinite(t.best.win_share[0])
 
 
+@pytest.mark.slow
 def test_unseeded_random_bot_same_seed_same_numbers_whatever_the_split() -> None:
     """Issue 24: an unseeded RandomBot drew its key when built, so two runs differed."""
     field = ["linear", "marginal:threshold=7", "random:p_take=0.15"]

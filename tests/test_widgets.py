@@ -722,6 +722,7 @@ def test_setup_shows_few_parameters_and_wraps_the_rest_in_a_collapsed_section() 
     assert p.params["milk_margin"] == 5.0 and p.spec() == "heuristic(milk_margin=5)"
 
 
+@pytest.mark.slow
 def test_hints_say_which_opponents_the_rollouts_assume() -> None:
     t = PlayTable(3, ["best", ("marginal", {"threshold": 2})], bot_delay=None, seed=4)
     t.hint_toggle.value = True
