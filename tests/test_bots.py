@@ -508,6 +508,7 @@ def test_seat_5p_heuristic_beats_four_default_ones() -> None:
     assert share > 0.23
 
 
+@pytest.mark.slow
 def test_compiled_decisions_read_their_parameters_by_name() -> None:
     """The named indices of the heuristic bot's ``params`` match `pack_params`'s layout, and its
     terms come back as a named record, alike in Python and compiled."""

@@ -205,6 +205,7 @@ def test_threads_share_kernels_and_agree():
     np.testing.assert_array_equal(nt.SimResult.concat(parts).scores, whole.scores)
 
 
+@pytest.mark.slow
 def test_kernel_runs_without_reference_counting_unless_a_kind_allocates(tmp_path, monkeypatch):
     """The hot loop is compiled without numba's reference counting; a decision function that
     allocates arrays cannot be, so its kinds fall back to a counting kernel that agrees too."""

@@ -497,6 +497,7 @@ def test_a_file_can_neither_signal_the_league_nor_outlive_it(tmp_path: Path, nam
     assert os.getpid() > 0
 
 
+@pytest.mark.slow
 def test_the_unseeded_global_generators_of_a_file_bot_follow_the_runs_seed(
     tmp_path: Path,
 ) -> None:
@@ -583,6 +584,7 @@ def test_an_isolated_bot_shows_the_name_it_shows_in_this_process(tmp_path: Path,
     assert policy_name(make_policy(full)) == expected.get(spec, "Ada the bold")
 
 
+@pytest.mark.slow
 def test_a_slow_bot_is_told_its_measured_time_and_the_limit_not_an_endless_loop(
     tmp_path: Path,
 ) -> None:

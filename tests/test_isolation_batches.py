@@ -47,6 +47,7 @@ def test_a_batch_answers_in_one_message_with_the_moves_of_each_view(tmp_path: Pa
         bot.close()
 
 
+@pytest.mark.slow
 def test_the_deadline_is_per_decision_not_per_batch(tmp_path: Path) -> None:
     path = _bot(tmp_path, "def act(view):\n    time.sleep(0.25)\n    return Action.TAKE\n")
     bot = IsolatedPolicy(path, decision_s=0.6)
@@ -178,6 +179,7 @@ def test_a_linked_file_bot_is_refused_not_read_through_the_link(tmp_path: Path) 
     assert "TEACHER_ONLY_42" not in str(info.value)
 
 
+@pytest.mark.slow
 def test_a_bot_dies_with_the_league_even_when_the_league_is_killed(tmp_path: Path) -> None:
     import os
     import signal

@@ -90,6 +90,7 @@ def test_a_league_bot_cannot_import_a_classmate_but_can_import_the_standard_libr
     assert mallory and "alice" in mallory[0].problem
 
 
+@pytest.mark.slow
 def test_a_legal_but_slow_bot_is_stopped_by_the_mean_time_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
