@@ -122,3 +122,54 @@ def test_a_process_killed_from_outside_is_not_blamed_on_the_cpu_limit(tmp_path: 
         assert "CPU" not in str(info.value)
     finally:
         bot.close()
+
+
+def _bot_processes(outer: int) -> list[int]:
+    """The process `outer` and every process below it (a bot in a PID namespace runs as the
+    child of a waiting process, which `IsolatedPolicy` started)."""
+    found, todo = [], [outer]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+        except OSError:
+            continue
+        todo += [int(c) for c in text.split()]
+    return found
+
+
+@pytest.mark.slow
+def test_a_bot_over_its_cpu_time_is_told_so_in_or_out_of_a_pid_namespace(tmp_path: Path) -> None:
+    # Process 1 of a PID namespace ignores SIGXCPU; the hard limit's SIGKILL ended the bot and
+    # the league said "its process ended while it was deciding (exit code 1)".
+    path = tmp_path / "spin.py"
+    path.write_text(
+        "from nothanks_lab import Action\ndef act(view):\n    while True:\n        pass\n"
+    )
+    bot = IsolatedPolicy(path, cpu_s=1, decision_s=20)
+    try:
+        with pytest.raises(BotProcessError, match="more than 1 s of CPU time") as info:
+            bot.act(nt.Game(3, seed=2).view(0))
+        assert "exit code" not in info.value.problem
+    finally:
+        bot.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_the_bot_itself_killed_from_outside_is_said_to_be(tmp_path: Path) -> None:
+    path = tmp_path / "plain.py"
+    path.write_text(HONEST)
+    bot = IsolatedPolicy(path)
+    view = nt.Game(3, seed=1).view(0)
+    try:
+        assert bot.act(view) is nt.Action.TAKE
+        assert bot._proc is not None
+        innermost = _bot_processes(bot._proc.pid)[-1]  # the bot (itself, outside a namespace)
+        os.kill(innermost, signal.SIGKILL)
+        bot._proc.wait()
+        with pytest.raises(BotProcessError, match="killed from outside") as info:
+            bot.act(view)
+        assert "CPU" not in str(info.value)
+    finally:
+        bot.close()

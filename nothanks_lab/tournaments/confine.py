@@ -31,6 +31,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import resource
 import signal
 import stat
 import types
@@ -162,17 +163,33 @@ def _new_pid_namespace(fds: Sequence[int]) -> bool:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
             break
         except ChildProcessError:
             os._exit(1)
         except InterruptedError:
             continue
     if os.WIFSIGNALED(status):  # die the same way, so the parent can name the limit
-        sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
+        os.kill(os.getpid(), _death_signal(os.WTERMSIG(status), usage.ru_utime + usage.ru_stime))
     os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+
+
+def _death_signal(sig: int, cpu_s: float) -> int:
+    """The signal the waiting process dies of, for a bot that died of `sig` after `cpu_s` s.
+
+    Process 1 of a PID namespace ignores signals it has no handler for, the CPU limit's SIGXCPU
+    included, so a bot over its CPU time dies of the hard limit's SIGKILL: that is still the CPU
+    limit (SIGXCPU, as outside a namespace) when it had used its soft limit's CPU time, and a
+    kill from outside otherwise. Both keep their default action in the waiting process.
+    """
+    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    if sig in (signal.SIGKILL, signal.SIGXCPU) and soft != resource.RLIM_INFINITY:
+        sig = signal.SIGXCPU if cpu_s >= soft else signal.SIGKILL
+    try:
+        signal.signal(sig, signal.SIG_DFL)
+    except (OSError, ValueError):  # SIGKILL and SIGSTOP: no handler to reset, default already
+        pass
+    return sig
 
 
 #: Standard modules a bot may import even where the unprivileged user cannot read Python's
