@@ -278,3 +278,30 @@ def test_a_bot_that_forks_in_act_answers_once_and_plays_on(tmp_path: Path) -> No
         assert bot.act_many(views[:2]) == first[:2]
     finally:
         bot.close()
+
+
+def test_the_runs_seed_never_reaches_a_bots_process(tmp_path: Path) -> None:
+    # The trial's bot read json.loads(sys.argv[1])["seed"][0]: the league's seed (also a fresh
+    # one drawn for seed=None), from which it dealt every card to come. Only two derived seeds
+    # of its global generators reach it now; the same two as before, so its draws are unchanged.
+    from nothanks_lab.tournaments.confine import global_random_seeds
+
+    seed = 987_654_321_123
+    path = _bot(
+        tmp_path,
+        "import json, os, sys\n"
+        "seen = sys.argv[1] + json.dumps(dict(os.environ))\n"
+        "try:\n    seen += open(f'/proc/{os.getppid()}/cmdline').read()\n"
+        "except OSError:\n    pass\n"
+        f"def act(view):\n    return Action.TAKE if {str(seed)!r} in seen else Action.PASS\n",
+    )
+    bot = IsolatedPolicy(path, seed=(seed, 4))
+    try:
+        assert bot.act(_views(1)[0]) is nt.Action.PASS
+    finally:
+        bot.close()
+    import numpy as np
+
+    assert global_random_seeds((seed, 4)) == [
+        int(s) for s in np.random.SeedSequence([seed, 4]).generate_state(2, np.uint32)
+    ]

@@ -115,7 +115,7 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     set_language(config.get("language") or "en")
     _(NO_BOT)  # the catalog read now, while the package's files are surely readable
     confine((in_fd, out_fd))
-    seed_global_random(config.get("seed"))
+    seed_global_random(config.get("random"))
     sys.meta_path.insert(0, SiblingFinder(siblings, path.parent))
     # The folder (the working directory, first on the path under ``-m``) is not importable:
     # a league's files beside this one are classmates' bots; allowed siblings come from memory.

@@ -19,8 +19,9 @@ memory by :class:`SiblingFinder`), and before it runs any of the student's code:
 Where none is available the bot runs with the teacher's rights, in its own process group
 (see docs/howto/class-league.md, "What isolation protects"). :func:`available` says which
 apply on this machine. Before the student's code runs, `seed_global_random` seeds the
-``random`` module and numpy's legacy global generator from the run's seed and the bot's place in
-the field, so a bot that draws from them unseeded plays the same on every rerun.
+``random`` module and numpy's legacy global generator with two seeds the league derives from the
+run's seed and the bot's place in the field (`global_random_seeds`; the run's seed itself never
+reaches the bot), so a bot that draws from them unseeded plays the same on every rerun.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ __all__ = [
     "available",
     "confine",
     "die_with_parent",
+    "global_random_seeds",
     "read_source",
     "seed_global_random",
     "sibling_sources",
@@ -130,17 +132,29 @@ class SiblingFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(compile(self.sources[name], module.__file__, "exec"), module.__dict__)
 
 
-def seed_global_random(key: Sequence[int] | None) -> None:
-    """Seed ``random`` and ``np.random``'s global state from (run seed, place in the field)."""
+def global_random_seeds(key: Sequence[int] | None) -> list[int] | None:
+    """The seeds of ``random`` and ``np.random`` for a bot at (run seed, place in the field).
+
+    Computed by the league, so only these two derived numbers reach the bot's process: the
+    run's seed itself never does (with it, a bot could deal every round of the league).
+    """
     if key is None:
+        return None
+    import numpy as np
+
+    return [int(s) for s in np.random.SeedSequence([int(k) for k in key]).generate_state(2)]
+
+
+def seed_global_random(seeds: Sequence[int] | None) -> None:
+    """Seed ``random`` and ``np.random``'s global state with `global_random_seeds`' two seeds."""
+    if seeds is None:
         return
     import random
 
     import numpy as np
 
-    state = np.random.SeedSequence([int(k) for k in key]).generate_state(2, np.uint32)
-    random.seed(int(state[0]))
-    np.random.seed(int(state[1]))  # noqa: NPY002 - the student's code may use the legacy state
+    random.seed(int(seeds[0]))
+    np.random.seed(int(seeds[1]))  # noqa: NPY002 - the student's code may use the legacy state
 
 
 def _libc() -> Any:

@@ -32,6 +32,7 @@ from ..validate import check_int, check_number
 from ..view import PlayerView
 from .botfile import NOT_AN_ANSWER
 from .child import PROGRESS
+from .confine import global_random_seeds
 from .pipes import FrameError, FrameReader, FrameWriter, encode_views
 
 __all__ = [
@@ -168,7 +169,7 @@ class IsolatedPolicy:
             "parent": os.getpid(),
             "class": self.class_name,
             "params": self.params,
-            "seed": None if self.seed is None else list(self.seed),
+            "random": global_random_seeds(self.seed),  # derived: the run's seed stays here
             "siblings": self.siblings,
             "language": get_language(),  # the child's messages are for the student to read
         }
