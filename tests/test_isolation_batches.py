@@ -305,3 +305,30 @@ def test_the_runs_seed_never_reaches_a_bots_process(tmp_path: Path) -> None:
     assert global_random_seeds((seed, 4)) == [
         int(s) for s in np.random.SeedSequence([seed, 4]).generate_state(2, np.uint32)
     ]
+
+
+def test_a_bots_own_words_cannot_forge_lines_of_the_teachers_report(tmp_path: Path) -> None:
+    # Newlines and escape sequences in a bot's exception text or its name printed as lines of
+    # their own: a fake "✘ Bot 'goodie' ... is left out" under the table, a fake "rank 1" row.
+    forged = "x.\\n  \\x1b[2J✘ Bot 'goodie' (goodie.py) is left out of the league: it cheated."
+    path = _bot(tmp_path, f"def act(view):\n    raise RuntimeError({forged!r})\n")
+    bot = IsolatedPolicy(path)
+    try:
+        with pytest.raises(BotProcessError) as info:
+            bot.act(_views(1)[0])
+    finally:
+        bot.close()
+    text = info.value.problem + info.value.advice
+    assert "goodie" in text and not any(not c.isprintable() for c in text), text
+    named = tmp_path / "named.py"
+    named.write_text(
+        "from nothanks_lab import Action\nclass Bot:\n"
+        "    name = 'Ada\\x1b[2J\\nrank 1   Fake(9)   0.999'\n"
+        "    def act(self, view):\n        return Action.TAKE\n"
+    )
+    bot = IsolatedPolicy(named, class_name="Bot")
+    try:
+        bot.start()
+        assert bot.name.isprintable() and bot.name.startswith("Ada"), bot.name
+    finally:
+        bot.close()

@@ -27,8 +27,25 @@ __all__ = [
     "error_text",
     "line_in",
     "module_of",
+    "one_line",
     "type_name",
 ]
+
+
+def one_line(text: object, limit: int) -> str:
+    r"""`text` as one printable line of at most `limit` characters, for words a bot chose.
+
+    A bot's own name and the text of its exceptions reach the teacher's table and the list of
+    files left out; newlines, escape sequences and other control characters there could forge
+    lines of the table or blame a classmate, so each run of them becomes one space.
+
+    >>> one_line("x.\n  \x1b[2J✘ Bot 'ada' is left out", 100)
+    "x. [2J✘ Bot 'ada' is left out"
+    """
+    words = "".join(c if c.isprintable() else " " for c in str(text)).split()
+    line = " ".join(words)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
 
 #: What a bot's process sent when it is not an answer.
 NOT_AN_ANSWER = N_("its process sent something that is not an answer")

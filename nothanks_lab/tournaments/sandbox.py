@@ -30,7 +30,7 @@ from ..i18n import _, fmt_decimal, get_language
 from ..rules import Rules, short_repr
 from ..validate import check_int, check_number
 from ..view import PlayerView
-from .botfile import NOT_AN_ANSWER
+from .botfile import NOT_AN_ANSWER, one_line
 from .child import PROGRESS
 from .confine import global_random_seeds
 from .pipes import FrameError, FrameReader, FrameWriter, encode_views
@@ -194,8 +194,8 @@ class IsolatedPolicy:
         if reply.get("ready") is not True:
             self._fail(reply, "load")
         own = reply.get("name")
-        if isinstance(own, str) and own:  # the bot's own name, as it shows in this process
-            self.name = own[:100]
+        if isinstance(own, str) and one_line(own, 100):  # its own name, as it shows here
+            self.name = one_line(own, 100)
 
     def close(self) -> None:
         """Kill the child (its whole process group) and release the pipes."""
@@ -310,8 +310,8 @@ class IsolatedPolicy:
         if not isinstance(err, dict):
             self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
         assert isinstance(err, dict)
-        problem = str(err.get("problem", "it failed"))[:500]
-        advice = str(err.get("advice", ""))[:500]
+        problem = one_line(err.get("problem", "it failed"), 500)  # its words: never two lines
+        advice = one_line(err.get("advice", ""), 500)
         self._die(problem, advice, "find" if err.get("stage") == "find" else "")
 
     def act_many(self, views: list[PlayerView]) -> list[Action]:
