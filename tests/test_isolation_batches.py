@@ -332,3 +332,26 @@ def test_a_bots_own_words_cannot_forge_lines_of_the_teachers_report(tmp_path: Pa
         assert bot.name.isprintable() and bot.name.startswith("Ada"), bot.name
     finally:
         bot.close()
+
+
+def test_answers_a_bot_sends_between_batches_are_refused_not_played(tmp_path: Path) -> None:
+    # A thread of the trial's bot sent "TTT" after a decision: the league played those takes as
+    # the next batch's moves and then blamed the bot for a pass it never made.
+    path = _bot(
+        tmp_path,
+        "import json, os, struct, sys, threading\n"
+        "OUT = json.loads(sys.argv[1])['fds'][1]\n"
+        "def late():\n    time.sleep(0.3)\n    os.write(OUT, struct.pack('!i', 3) + b'TTT')\n"
+        "def act(view):\n    calls[0] += 1\n"
+        "    if calls[0] == 1:\n        threading.Thread(target=late, daemon=True).start()\n"
+        "    return Action.PASS if view.my_chips else Action.TAKE\n",
+    )
+    views = _views(4)
+    bot = IsolatedPolicy(path, decision_s=5)
+    try:
+        assert bot.act(views[0]) is nt.Action.PASS
+        time.sleep(1.0)
+        with pytest.raises(BotProcessError, match="nobody had asked for"):
+            bot.act_many(views[1:])
+    finally:
+        bot.close()

@@ -75,8 +75,8 @@ class FrameReader:
         while True:
             if self._eof:
                 raise EOFError("the bot's process closed its pipe")
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._poller.poll(max(left, 0.0) * 1000):
+            left = deadline - time.monotonic()  # past it: still take what has already come
+            if not self._poller.poll(max(left, 0.0) * 1000):
                 return self._frame_end() is not None
             data = os.read(self.fd, _CHUNK)
             if not data:

@@ -335,6 +335,15 @@ class IsolatedPolicy:
         if self._pending:
             raise RuntimeError("collect the moves of the views submitted before")
         self._at = 0
+        try:  # nothing may be waiting: answers come only to a batch, never between two
+            early = self._recv.poll(0)
+        except (EOFError, OSError) as e:
+            self._died("act", e)
+        if early:
+            self._die(
+                _("it sent answers nobody had asked for (from a thread, or a copy of its process)"),
+                _("A bot only answers: one move per decision, returned by act(view)."),
+            )
         try:
             sent = self._send.send(encode_views(views), self.decision_s)
         except OSError:
