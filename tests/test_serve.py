@@ -161,7 +161,9 @@ def test_three_pages_on_a_pool_of_two_get_tables_and_leak_no_kernel(tmp_path: Pa
         shown = asyncio.run(_open_and_close(f"http://127.0.0.1:{port}/", 3))
         assert shown == [True, True, True]
         # The 3 used kernels are shut down (beacon, else culled after 20 s); the pool refills to 2.
-        deadline = time.monotonic() + 60
+        # (A liveness bound, not a speed target: 60 s was missed by 0.4 s in a CI run on a
+        # loaded 2-core machine, the suite's other worker and other work beside it.)
+        deadline = time.monotonic() + 150
         while True:
             ks = _kernels(root)
             seen.update(k.pid for k in ks)
