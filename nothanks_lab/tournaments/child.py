@@ -127,8 +127,7 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     me = os.getpid()
 
     def send(message: dict[str, Any]) -> None:
-        if os.getpid() != me:  # a copy the file forked: only the process we started answers
-            os._exit(0)
+        _end_if_a_copy(me)
         outbox.send_bytes(json.dumps(message).encode())
 
     try:
@@ -158,6 +157,12 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     _answer_batches(decide, rules, path, inbox, outbox, send, counter)
 
 
+def _end_if_a_copy(me: int) -> None:  # pragma: no cover - runs in the child
+    """End a copy the bot's file forked (its pid is not `me`): only the process started answers."""
+    if os.getpid() != me:
+        os._exit(0)
+
+
 def _answer_batches(
     decide: Any,
     rules: Rules,
@@ -181,8 +186,7 @@ def _answer_batches(
         try:
             for view in decode_views(message, rules, hands_of):
                 answer = decide(view)
-                if os.getpid() != me:  # act forked: its copy ends here, before it can answer
-                    os._exit(0)
+                _end_if_a_copy(me)
                 if answer is take:
                     answers += b"T"
                 elif answer is pass_:
@@ -195,8 +199,7 @@ def _answer_batches(
                 done += 1
                 count(counter, 0, done)
         except BaseException as e:
-            if os.getpid() != me:
-                os._exit(0)
+            _end_if_a_copy(me)
             if answers:
                 outbox.send_bytes(answers)
             send(error_reply(e, path))

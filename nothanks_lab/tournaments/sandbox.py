@@ -194,8 +194,9 @@ class IsolatedPolicy:
         if reply.get("ready") is not True:
             self._fail(reply, "load")
         own = reply.get("name")
-        if isinstance(own, str) and one_line(own, 100):  # its own name, as it shows here
-            self.name = one_line(own, 100)
+        own = one_line(own, 100) if isinstance(own, str) else ""
+        if own:  # its own name, as it shows in this process
+            self.name = own
 
     def close(self) -> None:
         """Kill the child (its whole process group) and release the pipes."""
