@@ -11,13 +11,16 @@ the ratio, not the absolute numbers, and the machine's load printed beside it (t
 load average before each run: with more runnable processes than cores, the bot processes and
 this one no longer overlap and the ratio drops).
 
-Measured 2026-12-03 on the shared 2-core project machine at load 0.9-1.9, after isolated bots
-began answering a batch in one message: with 20 deals (3,600 games), median ratio 1.05 over
-four pairs (1.09, 1.14, 1.01, 0.95; about 415 games/s either way); with 80 deals (14,400
-games), 0.86 and 0.76 (isolated about 450 games/s, in-process 514 and 599, which gains from
-longer runs). So isolation keeps pace with a short league and is up to about a quarter slower
-on a long one: the parent's own cost per decision of a bot in a process (the paused game, the
-packed view, the message) is still a little above that of calling a plain bot in-process.
+Measured 2026-12-03, 15:36-15:45 UTC, on the shared 2-core project machine (load 1.1-1.7),
+after the lockstep began answering the package's own built-in bots through the compiled
+kernel (`nothanks_lab.fast.answers`): with 80 deals (14,400 games), median ratio 1.45 over
+three pairs (1.34, 1.45, 1.45; isolated 840-1,150 games/s, in-process 620-790); with 20 deals,
+1.23 (1.23, 1.23, 2.55). Before that change: 0.76 and 0.77 with 80 deals (isolated about 460
+games/s). Where the gain comes from: playing thousands of games side by side lets the parent
+load the built-ins' compiled kernel once and ask it at about 3 us a decision instead of about
+20 us in Python (the heuristic bot); the in-process league plays one game after another
+through each bot's ``act``. The parent still spends about 10% of its time on the messages to
+the bot processes and waits about 10% for them.
 """
 
 from __future__ import annotations

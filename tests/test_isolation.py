@@ -218,13 +218,23 @@ class _Batched:
         return self.act_many([view])[0]
 
 
-def test_lockstep_plays_exactly_the_games_one_after_another_plays() -> None:
+@pytest.mark.parametrize("compiled", [False, True], ids=["act", "compiled"])
+def test_lockstep_plays_exactly_the_games_one_after_another_plays(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same games as `play_game`, whether the built-ins answer through their `act` or
+    (from `COMPILED_FROM` games on) through the compiled kernel."""
     from nothanks_lab import play_game
     from nothanks_lab.bots import HeuristicBot, MarginalCostBot
     from nothanks_lab.deals import deal_decks
     from nothanks_lab.rules import Rules
+    from nothanks_lab.tournaments import lockstep
     from nothanks_lab.tournaments.lockstep import lockstep_ready, play_lockstep
 
+    monkeypatch.setattr(lockstep, "COMPILED_FROM", 1 if compiled else 10**9)
+    asked: list[object] = []
+    real = lockstep.compiled_ask
+    monkeypatch.setattr(lockstep, "compiled_ask", lambda *a: asked.append(a) or real(*a))
     rules = Rules()
     answerer = _Answerer(MarginalCostBot(4))
     seated = [_Batched(answerer), HeuristicBot(), MarginalCostBot(9)]
@@ -239,6 +249,7 @@ def test_lockstep_plays_exactly_the_games_one_after_another_plays() -> None:
             first_player=1,
         )
         assert (points, chips, moves) == (alone.card_points, alone.chips, len(alone.history))
+    assert len(asked) == compiled
     # one message per round of the lockstep, many decisions in each
     assert max(answerer.batches) == 40
     assert sum(answerer.batches) > 10 * len(answerer.batches)
@@ -254,7 +265,12 @@ def test_lockstep_is_refused_beside_a_bot_with_its_own_generator() -> None:
 
 
 @pytest.mark.slow
-def test_an_isolated_league_gives_the_in_process_results(tmp_path: Path) -> None:
+def test_an_isolated_league_gives_the_in_process_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nothanks_lab.tournaments import lockstep
+
+    monkeypatch.setattr(lockstep, "COMPILED_FROM", 1)  # the built-ins answer compiled too
     other = HONEST.replace("pot >= 3", "pot >= 5")
     folder = _folder(tmp_path, {"honest": HONEST, "other": other})
     runs = [

@@ -24,10 +24,16 @@ from typing import Any
 import numpy as np
 
 from ..engine import Action, Game
+from ..fast.answers import compiled_ask
 from ..play import PolicyError, ask, policy_name
 from ..rules import Rules
 
-__all__ = ["lockstep_ready", "play_lockstep"]
+__all__ = ["COMPILED_FROM", "lockstep_ready", "play_lockstep"]
+
+#: Games in one lockstep from which the package's built-in bots answer through the compiled
+#: kernel: loading it from the cache takes about 0.7 s, what about 400 games of heuristic
+#: decisions in Python cost (compiling it the first time on a machine, about 7 s).
+COMPILED_FROM = 500
 
 
 def _batch_key(policy: object) -> object | None:
@@ -49,7 +55,8 @@ def play_lockstep(
 ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Play each (policies per seat, deck) to its end; card points, chips, moves of each.
 
-    The in-process bots are asked through `nothanks_lab.play.ask`; the batched bots once per
+    The in-process bots are asked through `nothanks_lab.play.ask` (from `COMPILED_FROM` games
+    on, the package's own built-ins through the compiled kernel); the batched bots once per
     round of the lockstep with the views of every game waiting for them. Each game is the
     engine's own play loop (`Game._decisions`), paused at each decision of a batched bot
     until its move comes back. With bots that answer later (``submit``/``collect``:
@@ -64,8 +71,15 @@ def play_lockstep(
     ]
     seated_of = [list(seated) for seated, _ in games]
     keys_of = [[_batch_key(p) for p in seated] for seated in seated_of]
+    # The package's own compiled-path bots answer through the simulator's kernel when enough
+    # games are in flight to pay for loading it (`nothanks_lab.fast.answers`); same answers.
+    answer = (
+        compiled_ask([p for s in seated_of for p in s], rules)
+        if len(tables) >= COMPILED_FROM
+        else ask
+    )
     plays = [
-        t._decisions(s, ask, [k is not None for k in keys])
+        t._decisions(s, answer, [k is not None for k in keys])
         for t, s, keys in zip(tables, seated_of, keys_of, strict=True)
     ]
     lock = _Lockstep(seated_of, keys_of, plays)

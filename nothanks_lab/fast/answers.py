@@ -1,0 +1,89 @@
+"""The package's own compiled-path bots answered one decision at a time by their compiled rule.
+
+`FastBot.act` runs a bot's ``FAST_DECIDE`` as plain Python (a heuristic decision costs about
+20 µs that way), because a compiled function would have to be compiled or loaded first, which
+costs more than a short game. A caller that plays thousands of games at once in this process
+(the lockstep of a league whose student bots live in processes of their own,
+`nothanks_lab.tournaments.lockstep`) can afford that once: `compiled_ask` asks each such bot
+through the simulator's compiled kernel for its kinds (`FastTable`: loaded from the cache, or
+compiled, once per set of kinds), about 2-3 µs a decision, and every other bot as
+`nothanks_lab.play.ask` does. The answers are the same: the kernel runs the very function that
+``act`` runs, and ``tests/test_fast_answers.py`` compares them.
+
+Only bots of this package qualify (`compiled_ok`): their decision functions are known to
+compile and to be pure. A user's own fast bot, a subclass that overrides ``act`` and a bot that
+draws random numbers (``rng``) keep being asked through ``act``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine import Action
+from ..jit import is_outside
+from ..play import ask
+from ..rules import Rules
+from ..view import PlayerView
+from .protocol import has_fast_path
+from .table import FastTable
+
+__all__ = ["compiled_ask", "compiled_ok"]
+
+Ask = Callable[[object, PlayerView, Sequence[Action]], Action]
+
+
+def compiled_ok(policy: object) -> bool:
+    """Whether `policy` may be answered by its compiled decision function: a bot of this
+    package with a fast path, no random generator, and not one that answers batches."""
+    return (
+        has_fast_path(policy)
+        and not is_outside(type(policy).FAST_DECIDE)  # type: ignore[attr-defined]
+        and not isinstance(getattr(policy, "rng", None), np.random.Generator)
+        and getattr(policy, "batch_key", None) is None
+    )
+
+
+def compiled_ask(policies: Sequence[object], rules: Rules) -> Ask:
+    """`nothanks_lab.play.ask`, with each policy of `policies` that `compiled_ok` allows answered
+    by the compiled kernel instead (the policies must stay alive while the answer is used:
+    they are known by identity)."""
+    fast = list({id(p): p for p in policies if compiled_ok(p)}.values())
+    if not fast:
+        return ask
+    table = FastTable(fast, rules)
+    decide = table.module.decide
+    rows = {id(p): (int(table.kinds[i]), table.params[i]) for i, p in enumerate(fast)}
+    arrays: dict[tuple[int, ...], np.ndarray] = {}
+    take, pass_ = Action.TAKE, Action.PASS
+
+    def array(values: tuple[int, ...]) -> np.ndarray:
+        got = arrays.get(values)
+        if got is None:
+            if len(arrays) >= 20_000:
+                arrays.clear()
+            got = arrays[values] = np.array(values, dtype=np.int64)
+        return got
+
+    def answer(policy: Any, view: PlayerView, legal: Sequence[Action]) -> Action:
+        row = rows.get(id(policy))
+        if row is None:
+            return ask(policy, view, legal)
+        if not view.my_chips:  # the forced take, as in `FastBot.act`
+            return take
+        kind, params = row
+        chosen = decide(
+            kind,
+            params,
+            view.active_card,
+            view.pot,
+            view.seat,
+            array(view.hand_masks),
+            array(view.chips),
+            view.cards_left,
+        )
+        return take if chosen else pass_
+
+    return answer
