@@ -307,6 +307,34 @@ def test_the_runs_seed_never_reaches_a_bots_process(tmp_path: Path) -> None:
     ]
 
 
+def test_no_bot_can_read_a_classmates_seeds_from_the_process_list(tmp_path: Path) -> None:
+    # Every process's command line is readable in /proc; the configuration (with the two seeds
+    # of a bot's global generators) was the child's command line. It now comes on stdin.
+    from nothanks_lab.tournaments.confine import global_random_seeds
+
+    seeds = [str(s) for s in global_random_seeds((55_555, 2))]
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    other = IsolatedPolicy(
+        _bot(tmp_path / "b", "def act(view):\n    return Action.TAKE\n"), seed=(55_555, 2)
+    )
+    spy_body = (
+        "import os\n"
+        "def seen():\n    text = ''\n    for pid in os.listdir('/proc'):\n"
+        "        try:\n            text += open(f'/proc/{pid}/cmdline').read()\n"
+        "        except OSError:\n            pass\n    return text\n"
+        f"def act(view):\n    text = seen()\n"
+        f"    assert 'b/bot.py' in text  # the classmate's process is there to be read\n"
+        f"    return Action.TAKE if any(s in text for s in {seeds!r}) else Action.PASS\n"
+    )
+    spy = IsolatedPolicy(_bot(tmp_path / "a", spy_body))
+    try:
+        other.start()
+        assert spy.act(_views(1)[0]) is nt.Action.PASS
+    finally:
+        spy.close()
+        other.close()
+
+
 def test_a_bots_own_words_cannot_forge_lines_of_the_teachers_report(tmp_path: Path) -> None:
     # Newlines and escape sequences in a bot's exception text or its name printed as lines of
     # their own: a fake "✘ Bot 'goodie' ... is left out" under the table, a fake "rank 1" row.
@@ -339,8 +367,11 @@ def test_answers_a_bot_sends_between_batches_are_refused_not_played(tmp_path: Pa
     # the next batch's moves and then blamed the bot for a pass it never made.
     path = _bot(
         tmp_path,
-        "import json, os, struct, sys, threading\n"
-        "OUT = json.loads(sys.argv[1])['fds'][1]\n"
+        "import fcntl, os, stat, struct, threading\n"
+        "def _writes(fd):\n    try:\n        st = os.fstat(fd)\n    except OSError:\n"
+        "        return False\n"
+        "    return stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 1\n"
+        "OUT = next(fd for fd in range(3, 256) if _writes(fd))  # the pipe to the league\n"
         "def late():\n    time.sleep(0.3)\n    os.write(OUT, struct.pack('!i', 3) + b'TTT')\n"
         "def act(view):\n    calls[0] += 1\n"
         "    if calls[0] == 1:\n        threading.Thread(target=late, daemon=True).start()\n"

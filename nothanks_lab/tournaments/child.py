@@ -209,4 +209,11 @@ def _answer_batches(
 
 
 if __name__ == "__main__":  # pragma: no cover - the child's entry point
-    child_main(json.loads(sys.argv[1]))
+    # The configuration comes on stdin (``sys.argv[1]`` only names the file, for a process
+    # list): a command line is readable by every process of the machine, the seeds are not.
+    with open(0, "rb", closefd=False) as config_in:
+        text = config_in.read(1 << 20)
+    null = os.open(os.devnull, os.O_RDONLY)  # stdin is /dev/null again, as for the bot before
+    os.dup2(null, 0)
+    os.close(null)
+    child_main(json.loads(text))

@@ -174,15 +174,25 @@ class IsolatedPolicy:
             "language": get_language(),  # the child's messages are for the student to read
         }
         try:
+            # The configuration travels on the child's stdin, not its command line, which any
+            # process of the machine can read in /proc: only the file's path shows there (so a
+            # teacher's process list says which file a process plays).
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "nothanks_lab.tournaments.child", json.dumps(config)],
-                stdin=subprocess.DEVNULL,
+                [sys.executable, "-m", "nothanks_lab.tournaments.child", config["path"]],
+                stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w, progress_fd),
                 start_new_session=True,  # its own process group: killed whole, no Ctrl-C
                 cwd=str(self.path.parent),
             )
+            stdin = self._proc.stdin
+            assert stdin is not None
+            try:
+                with stdin:
+                    stdin.write(json.dumps(config).encode())
+            except BrokenPipeError:  # it ended at once: its reply below says so
+                pass
         finally:
             for fd in (to_child_r, from_child_w, progress_fd):
                 os.close(fd)
