@@ -372,6 +372,26 @@ def test_bots_given_directly_are_screened_and_named() -> None:
     np.testing.assert_array_equal(listed.win_share, result.win_share)
 
 
+def test_a_student_named_like_a_built_in_cannot_pass_for_it() -> None:
+    # A file named "HeuristicBot(defaults).py" took the built-in's name: the table showed two
+    # "HeuristicBot(defaults) #1/#2" rows, and the leaderboard marked the built-in a student.
+    def mine(view: nt.PlayerView) -> Action:
+        return Action.TAKE if not view.can_pass or view.pot >= 3 else Action.PASS
+
+    bots = {"HeuristicBot(defaults)": mine, "HeuristicBot(defaults) (student)": mine, "a": mine}
+    result = run_league(bots, n_games=2, seed=1, progress=False)
+    assert result.students == (
+        "HeuristicBot(defaults) (student)",
+        "HeuristicBot(defaults) (student) (student)",
+        "a",
+    )
+    assert result.builtins == ("MarginalCostBot(threshold=10)", "HeuristicBot(defaults)")
+    rows = {r["bot"]: r["student"] for r in result.leaderboard()}
+    assert rows["HeuristicBot(defaults)"] is False and len(rows) == 5
+    assert "#" not in str(result)
+    assert list(bots) == ["HeuristicBot(defaults)", "HeuristicBot(defaults) (student)", "a"]
+
+
 def test_round_robin_seats_students_together(entries: LeagueEntries) -> None:
     result = run_league(entries, n_games=3, seed=2, lineups="round robin", progress=False)
     assert len(result.tournament.lineups) == 4  # every 3 of the 4 bots

@@ -10,6 +10,7 @@ it, on the same deals.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import time
 import warnings
@@ -18,6 +19,8 @@ from os import PathLike
 from typing import Any
 
 from ..bots import SlowPathWarning
+from ..bots.specs import short_name
+from ..i18n import _
 from ..play import PolicyError, policy_name
 from ..rules import Rules
 from ..tournaments import tournament
@@ -56,6 +59,27 @@ def _league_lineups(
         )
     combos = list(itertools.combinations(range(n_students, n_students + n_builtins), n_players - 1))
     return [(s, *c) for s in range(n_students) for c in combos]
+
+
+def _distinct_names(students: list[StudentBot], builtin_names: list[str]) -> list[StudentBot]:
+    """The students, each named apart from every built-in and from each other: a file named
+    like a built-in (``HeuristicBot(defaults).py``) plays as ``HeuristicBot(defaults)
+    (student)``, so no row of the table can pass for a built-in's (copies; the caller's bots
+    keep their names)."""
+    taken = set(builtin_names)
+    out = []
+    for bot in students:
+        name, k = bot.name, 1
+        while name in taken:
+            k += 1
+            label = _("{name} (student)") if k == 2 else _("{name} (student {k})")
+            name = label.format(name=bot.name, k=k - 1)
+        taken.add(name)
+        if name != bot.name:
+            bot = copy.copy(bot)
+            bot.name = name
+        out.append(bot)
+    return out
 
 
 def _entries(
@@ -152,6 +176,7 @@ def run_league(
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
     students, rejections = _entries(folder_or_bots, screen, time_limit, isolate)
+    students = _distinct_names(students, [short_name(b) for b in builtin_policies])
     if chunk_size is None:  # bots in processes: fewer, fuller batches (`tournaments.lockstep`)
         if lockstep_ready([*students, *builtin_policies]):  # at most _BATCHED_DEALS a chunk
             chunk_size = max(1, min(-(-n_games // 4), _BATCHED_DEALS))
