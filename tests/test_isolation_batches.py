@@ -386,3 +386,42 @@ def test_answers_a_bot_sends_between_batches_are_refused_not_played(tmp_path: Pa
             bot.act_many(views[1:])
     finally:
         bot.close()
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        pytest.param(
+            "class E(Exception):\n    def __str__(self):\n        raise RuntimeError('no')\n"
+            "def act(view):\n    raise E()\n",
+            ["while deciding, it raised E", "its __str__ failed", "bot.py, line"],
+            id="unprintable-exception",
+        ),
+        pytest.param(
+            "import signal\n"
+            "def ring(*args):\n    raise ValueError('ring ring')\n"
+            "signal.signal(signal.SIGALRM, ring)\n"
+            "def act(view):\n    signal.setitimer(signal.ITIMER_REAL, 0.05)\n"
+            "    return Action.TAKE\n",
+            ["between two decisions", "ValueError: ring ring", "signal handler"],
+            id="signal-handler-while-idle",
+        ),
+    ],
+)
+def test_a_bots_failure_is_named_not_called_an_exit_code(
+    tmp_path: Path, body: str, words: list[str]
+) -> None:
+    # Both were "its process ended while it was deciding (exit code 1)": the child itself
+    # failed on printing the exception, or on the handler's exception while it waited.
+    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
+    views = _views(2)
+    try:
+        with pytest.raises(BotProcessError) as info:
+            bot.act(views[0])
+            time.sleep(0.5)
+            bot.act(views[1])
+    finally:
+        bot.close()
+    text = str(info.value)
+    assert all(w in text for w in words), text
+    assert "exit code" not in text

@@ -25,6 +25,7 @@ __all__ = [
     "bot_of_module",
     "error_reply",
     "error_text",
+    "idle_error_reply",
     "line_in",
     "module_of",
     "one_line",
@@ -83,9 +84,12 @@ def type_name(value: object) -> str:
 
 
 def error_text(exc: BaseException) -> str:
-    text = str(exc).strip()
-    if isinstance(exc, SyntaxError):
-        text = exc.msg
+    """``ValueError: bad card``: the exception's type and message (a message that cannot be
+    shown, its ``__str__`` raising, is said to be so)."""
+    try:
+        text = str(exc.msg if isinstance(exc, SyntaxError) else exc).strip()
+    except Exception:
+        text = _("(its message could not be shown: its __str__ failed)")
     return type(exc).__name__ + (f": {text}" if text else "")
 
 
@@ -119,6 +123,16 @@ def bot_of_module(module: types.ModuleType, path: Path) -> Any:
         return act if callable(act) else _(NO_ACT).format(name="Bot")
     act = getattr(module, "act", None)
     return act if callable(act) else _(NO_BOT)
+
+
+def idle_error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
+    """The message for an exception raised while the bot waited between decisions (from a
+    signal handler or a thread's doing: no decision of its was running)."""
+    problem = _(
+        "between two decisions, while it waited for the next, it raised {error}{where} "
+        "(from a signal handler or a timer of its own)"
+    ).format(error=error_text(exc), where=line_in(exc, path))
+    return {"error": {"problem": problem, "advice": _(LOAD_ADVICE)}}
 
 
 def error_reply(exc: BaseException, path: Path) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from .botfile import (
     bot_of_module,
     error_reply,
     error_text,
+    idle_error_reply,
     line_in,
     module_of,
     type_name,
@@ -181,6 +182,10 @@ def _answer_batches(
         try:
             message = inbox.recv_bytes()
         except (EOFError, OSError):
+            return
+        except BaseException as e:  # its own signal handler raised while it waited
+            _end_if_a_copy(me)
+            send(idle_error_reply(e, path))
             return
         answers = bytearray()
         try:

@@ -351,6 +351,13 @@ class IsolatedPolicy:
         except (EOFError, OSError) as e:
             self._died("act", e)
         if early:
+            self._at = None  # between two batches: no view of this one was being decided
+            try:
+                data = self._recv.recv()
+            except (EOFError, OSError) as e:
+                self._died("act", e)
+            if data[:1] == b"{":  # its process failed while it waited (its signal handler...)
+                self._fail(self._message(data), "")
             self._die(
                 _("it sent answers nobody had asked for (from a thread, or a copy of its process)"),
                 _("A bot only answers: one move per decision, returned by act(view)."),
