@@ -30,6 +30,7 @@ __all__ = [
     "Param",
     "Policy",
     "SlowPathWarning",
+    "TupleArrays",
     "available_bots",
     "bot_class",
     "decision_args",
@@ -306,19 +307,29 @@ def _fresh(values: tuple[int, ...]) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-#: Read-only int64 arrays of the chip and hand-mask tuples `FastBot.act` has met, by value:
-#: a view's arrays are shared with every view holding the same counts (emptied when full).
-_ARRAYS: dict[tuple[int, ...], np.ndarray] = {}
+class TupleArrays:
+    """int64 arrays of the chip and hand-mask tuples of views, by value: a view's arrays are
+    shared with every view holding the same counts (the cache is emptied when full).
+    ``writeable=False`` makes them read-only, for code that could write to them."""
+
+    def __init__(self, *, writeable: bool, limit: int = 20_000) -> None:
+        self.writeable, self.limit = writeable, limit
+        self._arrays: dict[tuple[int, ...], np.ndarray] = {}
+
+    def __call__(self, values: tuple[int, ...]) -> np.ndarray:
+        arrays = self._arrays
+        array = arrays.get(values)
+        if array is None:
+            if len(arrays) >= self.limit:
+                arrays.clear()
+            array = arrays[values] = np.array(values, dtype=np.int64)
+            array.flags.writeable = self.writeable
+        return array
 
 
-def _shared(values: tuple[int, ...]) -> np.ndarray:
-    array = _ARRAYS.get(values)
-    if array is None:
-        if len(_ARRAYS) >= 20_000:
-            _ARRAYS.clear()
-        array = _ARRAYS[values] = np.array(values, dtype=np.int64)
-        array.flags.writeable = False
-    return array
+#: The arrays `FastBot.act` hands a bot's decision function (read-only: its code may be a
+#: user's, and one view's arrays are every such view's).
+_shared = TupleArrays(writeable=False)
 
 
 def _decision_args(

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.base import TupleArrays
 from ..engine import Action
 from ..jit import is_outside
 from ..play import ask
@@ -56,16 +57,10 @@ def compiled_ask(policies: Sequence[object], rules: Rules) -> Ask:
     table = FastTable(fast, rules)
     decide = table.module.decide
     rows = {id(p): (int(table.kinds[i]), table.params[i]) for i, p in enumerate(fast)}
-    arrays: dict[tuple[int, ...], np.ndarray] = {}
+    # Writeable: the kernel was compiled for the simulator's own (writeable) arrays, and only
+    # this package's decision functions, which write to none, are given them.
+    array = TupleArrays(writeable=True)
     take, pass_ = Action.TAKE, Action.PASS
-
-    def array(values: tuple[int, ...]) -> np.ndarray:
-        got = arrays.get(values)
-        if got is None:
-            if len(arrays) >= 20_000:
-                arrays.clear()
-            got = arrays[values] = np.array(values, dtype=np.int64)
-        return got
 
     def answer(policy: Any, view: PlayerView, legal: Sequence[Action]) -> Action:
         row = rows.get(id(policy))
