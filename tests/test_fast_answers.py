@@ -8,7 +8,7 @@ import pytest
 
 import nothanks_lab as nt
 from nothanks_lab.bots import HeuristicBot, LinearBot, MarginalCostBot, RandomBot, make_bot
-from nothanks_lab.fast.answers import compiled_ask, compiled_ok
+from nothanks_lab.fast.answers import COMPILED_FROM, compiled_ask, compiled_ok
 from nothanks_lab.play import ask
 
 TAKE, PASS = nt.Action.TAKE, nt.Action.PASS
@@ -48,7 +48,7 @@ def test_compiled_answers_are_the_bots_own_moves(r: int) -> None:
     rules = RULES[r]
     bots = _bots()
     assert all(compiled_ok(b) for b in bots)
-    answer = compiled_ask(bots, rules)
+    answer = compiled_ask(bots, rules, COMPILED_FROM)
     n = 2 if rules.chips[0][0] == 2 else 3
     views = _views(rules, n, seed=r)
     assert any(not v.can_pass for v in views) and len(views) > 150
@@ -75,8 +75,9 @@ def test_bots_without_a_trusted_compiled_path_are_asked_through_act() -> None:
     seeded = RandomBot(seed=3)
     counted, batched = _Counted(), Batched(5)
     assert not compiled_ok(seeded) and not compiled_ok(counted) and not compiled_ok(batched)
-    assert compiled_ask([seeded, counted], nt.Rules()) is ask  # nothing to compile
-    answer = compiled_ask([seeded, counted, MarginalCostBot(3)], nt.Rules())
+    assert compiled_ask([seeded, counted], nt.Rules(), 10**6) is ask  # nothing to compile
+    assert compiled_ask([MarginalCostBot(3)], nt.Rules(), COMPILED_FROM - 1) is ask  # too few
+    answer = compiled_ask([seeded, counted, MarginalCostBot(3)], nt.Rules(), COMPILED_FROM)
     views = _views(nt.Rules(), 3, seed=5)
     _Counted.calls = 0
     for v in views:

@@ -28,10 +28,19 @@ from ..jit import is_outside
 from ..play import ask
 from ..rules import Rules
 from ..view import PlayerView
+from .cache import _cache_dir
 from .protocol import has_fast_path
 from .table import FastTable
 
-__all__ = ["compiled_ask", "compiled_ok"]
+__all__ = ["COMPILED_FROM", "compiled_ask", "compiled_ok"]
+
+#: Games played side by side from which `compiled_ask` uses the kernel. Measured on this
+#: project's shared 2-core machine (2026-12-03, a league of 30 plain student files against the
+#: marginal and heuristic bots, 7,200 games): 14.1 s of the league's CPU through ``act``
+#: against 6.8 s compiled, about 1 ms saved a game; loading the kernel from the cache takes
+#: about 0.7 s, so it pays from about 700 games. Without a usable cache directory the kernel
+#: is compiled in memory (about 7 s): then from ten times as many.
+COMPILED_FROM = 700
 
 Ask = Callable[[object, PlayerView, Sequence[Action]], Action]
 
@@ -47,12 +56,13 @@ def compiled_ok(policy: object) -> bool:
     )
 
 
-def compiled_ask(policies: Sequence[object], rules: Rules) -> Ask:
+def compiled_ask(policies: Sequence[object], rules: Rules, n_games: int) -> Ask:
     """`nothanks_lab.play.ask`, with each policy of `policies` that `compiled_ok` allows answered
-    by the compiled kernel instead (the policies must stay alive while the answer is used:
-    they are known by identity)."""
+    by the compiled kernel instead, when `n_games` played side by side pay for loading it
+    (`COMPILED_FROM`; else plain `ask`). The policies must stay alive while the answer is used:
+    they are known by identity."""
     fast = list({id(p): p for p in policies if compiled_ok(p)}.values())
-    if not fast:
+    if not fast or n_games < (COMPILED_FROM if _cache_dir() is not None else 10 * COMPILED_FROM):
         return ask
     table = FastTable(fast, rules)
     decide = table.module.decide

@@ -25,15 +25,10 @@ import numpy as np
 
 from ..engine import Action, Game
 from ..fast.answers import compiled_ask
-from ..play import PolicyError, ask, policy_name
+from ..play import PolicyError, policy_name
 from ..rules import Rules
 
-__all__ = ["COMPILED_FROM", "lockstep_ready", "play_lockstep"]
-
-#: Games in one lockstep from which the package's built-in bots answer through the compiled
-#: kernel: loading it from the cache takes about 0.7 s, what about 400 games of heuristic
-#: decisions in Python cost (compiling it the first time on a machine, about 7 s).
-COMPILED_FROM = 500
+__all__ = ["lockstep_ready", "play_lockstep"]
 
 
 def _batch_key(policy: object) -> object | None:
@@ -55,9 +50,10 @@ def play_lockstep(
 ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Play each (policies per seat, deck) to its end; card points, chips, moves of each.
 
-    The in-process bots are asked through `nothanks_lab.play.ask` (from `COMPILED_FROM` games
-    on, the package's own built-ins through the compiled kernel); the batched bots once per
-    round of the lockstep with the views of every game waiting for them. Each game is the
+    The in-process bots are asked through `nothanks_lab.play.ask` (with enough games, the
+    package's own built-ins through the compiled kernel: `nothanks_lab.fast.answers`); the
+    batched bots once per round of the lockstep with the views of every game waiting for
+    them. Each game is the
     engine's own play loop (`Game._decisions`), paused at each decision of a batched bot
     until its move comes back. With bots that answer later (``submit``/``collect``:
     processes of their own) the games are dealt into two halves that take turns: while the
@@ -73,11 +69,7 @@ def play_lockstep(
     keys_of = [[_batch_key(p) for p in seated] for seated in seated_of]
     # The package's own compiled-path bots answer through the simulator's kernel when enough
     # games are in flight to pay for loading it (`nothanks_lab.fast.answers`); same answers.
-    answer = (
-        compiled_ask([p for s in seated_of for p in s], rules)
-        if len(tables) >= COMPILED_FROM
-        else ask
-    )
+    answer = compiled_ask([p for s in seated_of for p in s], rules, len(tables))
     plays = [
         t._decisions(s, answer, [k is not None for k in keys])
         for t, s, keys in zip(tables, seated_of, keys_of, strict=True)

@@ -178,7 +178,12 @@ class IsolatedPolicy:
             # process of the machine can read in /proc: only the file's path shows there (so a
             # teacher's process list says which file a process plays).
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "nothanks_lab.tournaments.child", os.path.abspath(self.path)],
+                [
+                    sys.executable,
+                    "-m",
+                    "nothanks_lab.tournaments.child",
+                    os.path.abspath(self.path),
+                ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
