@@ -1,7 +1,7 @@
 """Importing a Python file by its path, as a user's own module (tests/ is not a package).
 
-Used by `test_cache.py` and `test_fast.py` for bot files they write and edit, and for
-``benchmarks/soak.py`` (benchmarks/ is not a package either).
+Used by `test_cache.py` and `test_fast.py` for bot files they write and edit, and by
+`test_fast.py` and `test_seating.py` for scripts of benchmarks/ (not a package either).
 """
 
 from __future__ import annotations
