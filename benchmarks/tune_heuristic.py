@@ -22,20 +22,18 @@ import numpy as np
 from scipy import optimize, stats
 
 from nothanks_lab import Rules, core
-from nothanks_lab.bots.heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
+from nothanks_lab.bots.heuristic import (
+    HEURISTIC_PARAMS,
+    SWITCHES_OFF,
+    heuristic_decide,
+    pack_params,
+)
 from nothanks_lab.bots.search import rollout_kernel
 from nothanks_lab.engine import deal
 
 NAMES = [p.name for p in HEURISTIC_PARAMS]
 DEFAULTS = {p.name: p.default for p in HEURISTIC_PARAMS}
-OFF = {
-    "pot_weight": 1.0,
-    "chip_weight": 0.0,
-    "late_weight": 0.0,
-    "bridge_weight": 0.0,
-    "milk": False,
-    "block_weight": 0.0,
-}
+OFF = SWITCHES_OFF
 TUNED = [n for n in NAMES if n != "milk"]
 BOUNDS = {p.name: (float(p.low), float(p.high)) for p in HEURISTIC_PARAMS}
 

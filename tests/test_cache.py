@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from file_import import import_file
 
 import nothanks_lab as nt
 from nothanks_lab import fast
@@ -159,14 +160,6 @@ def test_editing_a_helper_module_changes_the_kernel_in_a_new_process(tmp_path):
     assert list((tmp_path / "cache").glob("kernel_*.py")), "user kernels are cached on disk"
 
 
-def _import(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.slow
 def test_editing_a_helper_module_changes_the_kernel_in_the_same_process(tmp_path, monkeypatch):
     monkeypatch.setenv("NOTHANKS_LAB_CACHE", str(tmp_path / "cache"))
@@ -174,7 +167,7 @@ def test_editing_a_helper_module_changes_the_kernel_in_the_same_process(tmp_path
     for step, factor in enumerate((1, 3)):  # re-imported under new names, as importlib allows
         bot, helpers = f"samebot_{step}", f"samehelp_{step}"
         _write(tmp_path, bot, helpers, factor)
-        module = _import(tmp_path / f"{bot}.py", bot)
+        module = import_file(tmp_path / f"{bot}.py", bot)
         scores = nt.simulate(_user_bots(module), _N_GAMES, seed=_SEED, fast=True).scores
         np.testing.assert_array_equal(scores, _expected(factor))
 

@@ -115,67 +115,16 @@ def test_formats_are_parseable_and_agree() -> None:
 
 
 def test_head_to_head_sweep_and_tune_commands() -> None:
-    out = run(
-        [
-            "head-to-head",
-            "-c",
-            "marginal:threshold=5",
-            "-o",
-            "marginal",
-            "-p",
-            "3",
-            "-n",
-            "40",
-            "--seed",
-            "2",
-            "--no-progress",
-        ]
-    )
+    # Each command against "marginal" at 3 players, seed 2, without a progress bar.
+    table = ["-o", "marginal", "-p", "3", "--seed", "2", "--no-progress"]
+    out = run(["head-to-head", "-c", "marginal:threshold=5", "-n", "40", *table])
     assert out == str(head_to_head("marginal:threshold=5", "marginal", 3, 40, 2))
-    out = json.loads(
-        run(
-            [
-                "sweep",
-                "-c",
-                "marginal",
-                "-g",
-                "threshold=0,10",
-                "-o",
-                "marginal",
-                "-p",
-                "3",
-                "-n",
-                "40",
-                "--seed",
-                "2",
-                "--format",
-                "json",
-                "--no-progress",
-            ]
-        )
-    )
+    sweep = ["sweep", "-c", "marginal", "-g", "threshold=0,10", "-n", "40", "--format", "json"]
+    out = json.loads(run([*sweep, *table]))
     assert [r["threshold"] for r in out] == [0, 10]
     assert out[1]["win_share"] == pytest.approx(1 / 3)
-    out = run(
-        [
-            "tune",
-            "-c",
-            "marginal",
-            "--bounds",
-            "threshold=-10:20",
-            "-o",
-            "marginal",
-            "-p",
-            "3",
-            "-n",
-            "30",
-            "--seed",
-            "2",
-            "--max-evals",
-            "6",
-            "--no-progress",
-        ]
-    )
+    tune = ["tune", "-c", "marginal", "--bounds", "threshold=-10:20", "-n", "30"]
+    out = run([*tune, "--max-evals", "6", *table])
     assert out.startswith("Tuned (grid-bounded") and "on fresh deals" in out
 
 

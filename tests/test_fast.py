@@ -9,12 +9,11 @@ finishes rounds from the middle as the engine does.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from file_import import import_file
 
 import nothanks_lab as nt
 from nothanks_lab import core, fast
@@ -101,11 +100,7 @@ class PotBot:
 
 def _load(path: Path, name: str, factor: int):
     path.write_text(_BOT_SOURCE.format(factor=factor))
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, name)
 
 
 @pytest.mark.slow
@@ -220,10 +215,7 @@ def test_kernel_runs_without_reference_counting_unless_a_kind_allocates(tmp_path
     )
     path = tmp_path / "allocbot.py"
     path.write_text(source)
-    spec = importlib.util.spec_from_file_location("allocbot", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["allocbot"] = module
-    spec.loader.exec_module(module)
+    module = import_file(path, "allocbot")
     bots = [module.PotBot(0.2), MarginalCostBot(8), module.PotBot(0.4)]
     table = fast.fast_table(bots)
     assert table is not None and table.module.NRT is True
@@ -266,11 +258,7 @@ def test_numba_still_has_the_private_nrt_option():
 def _soak_module():
     """benchmarks/soak.py, imported by path (benchmarks/ is not a package)."""
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
-    spec = importlib.util.spec_from_file_location("nothanks_soak", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["nothanks_soak"] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, "nothanks_soak")
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ before each exercise.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -76,18 +77,24 @@ def test_the_minutes_agree_in_notebook_readme_and_guide(stem: str) -> None:
         assert sum(in_notebook) <= PERIOD_MINUTES, f"{stem}: {sum(in_notebook)} min"
 
 
-@pytest.mark.parametrize("stem", STEMS)
-def test_section_headings_state_the_timing_line_minutes(stem: str) -> None:
-    """Each '## n. Title (m min)' heading, where it gives minutes, matches the timing line."""
+def assert_headings_match_minutes(nb: nbformat.NotebookNode, stem: str, label: str) -> None:
+    """Each '## n. Title (m min)' heading of `nb` that gives minutes matches the (English)
+    timing line of lesson `stem`; `label` names the notebook in a failure."""
     headings = [
         (int(n), int(m))
-        for c in _read(stem).cells
+        for c in nb.cells
         if c.cell_type == "markdown"
         for n, m in re.findall(r"^## (\d+)\. .*\((\d+) min\)\s*$", c.source, re.MULTILINE)
     ]
     minutes = notebook_minutes(stem)
     for n, m in headings:
-        assert minutes[n - 1] == m, f"{stem}: section {n} heading says {m} min"
+        assert minutes[n - 1] == m, f"{label}: section {n} heading says {m} min"
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_section_headings_state_the_timing_line_minutes(stem: str) -> None:
+    """Each '## n. Title (m min)' heading, where it gives minutes, matches the timing line."""
+    assert_headings_match_minutes(_read(stem), stem, stem)
 
 
 def test_enrichment_is_said_in_readme_lesson_and_guide() -> None:
@@ -171,18 +178,42 @@ def _found(
     return found
 
 
-@pytest.mark.parametrize("stem", STEMS)
-def test_no_answer_written_before_it_is_asked(stem: str) -> None:
-    nb = _read(stem)
+Forms = Callable[[str], tuple[list[re.Pattern[str]], re.Pattern[str] | None]]
+
+
+def assert_no_answer_written_early(
+    nb: nbformat.NotebookNode, stem: str, forms: Forms, label: str
+) -> None:
+    """No markdown cell of `nb`, and no cell before an exercise asks, writes its answer in one
+    of `forms(key)`; `label` names the notebook in a failure."""
     where = {ex.key: ex.index for ex in exercise_cells(nb)}
     for key in _exercises_in(stem):
         if key not in where:  # shown as a worked example of check_answer, never asked
             continue
-        pats = answer_forms(key)
+        pats = forms(key)
         for i, cell in enumerate(nb.cells):
             if cell.cell_type == "markdown" or i < where[key]:
                 found = _found(pats, cell.source, code=cell.cell_type == "code")
-                assert not found, f"{stem}: cell {i} writes {found} before {key} asks it"
+                assert not found, f"{label}: cell {i} writes {found} before {key} asks it"
+
+
+def assert_no_answer_printed_early(
+    nb: nbformat.NotebookNode, stem: str, forms: Forms, label: str
+) -> None:
+    """No output before an exercise of the run notebook `nb` asks prints its answer in one of
+    `forms(key)`; `label` names the notebook in a failure."""
+    where = {ex.key: ex.index for ex in exercise_cells(nb)}
+    for key in _exercises_in(stem):
+        pats = forms(key)
+        for i in range(where.get(key, 0)):
+            # A printed whole number is left out: a dealt score of 19 is no answer given away.
+            found = _found((pats[0], None), _output_text(nb.cells[i]))
+            assert not found, f"{label}: cell {i} prints {found} before {key} asks it"
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_no_answer_written_before_it_is_asked(stem: str) -> None:
+    assert_no_answer_written_early(_read(stem), stem, answer_forms, stem)
 
 
 def _output_text(cell: nbformat.NotebookNode) -> str:
@@ -204,13 +235,7 @@ def test_no_answer_printed_before_it_is_asked(stem: str, lesson_runs: LessonRuns
     path = ROOT / "notebooks" / f"{stem}.ipynb"
     seed = int(re.match(r"SEED = (\d+)", _read(stem).cells[2].source or "SEED = 0").group(1))
     nb = lesson_runs.get(path, seed)  # the lesson's own seed: its first run, on a fresh kernel
-    where = {ex.key: ex.index for ex in exercise_cells(nb)}
-    for key in _exercises_in(stem):
-        pats = answer_forms(key)
-        for i in range(where.get(key, 0)):
-            # A printed whole number is left out: a dealt score of 19 is no answer given away.
-            found = _found((pats[0], None), _output_text(nb.cells[i]))
-            assert not found, f"{stem}: cell {i} prints {found} before {key} asks it"
+    assert_no_answer_printed_early(nb, stem, answer_forms, stem)
 
 
 # ------------------------------------------------------------------ the Portuguese lessons
@@ -239,15 +264,7 @@ def test_pt_minutes_are_the_english_minutes(stem: str) -> None:
     period = re.search(r"(\d+) minutes", _read(stem).cells[0].source.split("**Timing**", 1)[1])
     if period:  # "one class period of 45 minutes" is "uma aula de 45 minutos"
         assert re.search(rf"\b{period.group(1)} minutos\b", pt_timing(stem)), stem
-    headings = [
-        (int(n), int(m))
-        for c in _read_pt(stem).cells
-        if c.cell_type == "markdown"
-        for n, m in re.findall(r"^## (\d+)\. .*\((\d+) min\)\s*$", c.source, re.MULTILINE)
-    ]
-    minutes = notebook_minutes(stem)
-    for n, m in headings:
-        assert minutes[n - 1] == m, f"pt_BR/{stem}: section {n} heading says {m} min"
+    assert_headings_match_minutes(_read_pt(stem), stem, f"pt_BR/{stem}")
 
 
 @pytest.mark.parametrize("stem", PT_STEMS)
@@ -274,16 +291,7 @@ def answer_forms_pt(key: str) -> tuple[list[re.Pattern[str]], re.Pattern[str] | 
 
 @pytest.mark.parametrize("stem", PT_STEMS)
 def test_pt_no_answer_written_before_it_is_asked(stem: str) -> None:
-    nb = _read_pt(stem)
-    where = {ex.key: ex.index for ex in exercise_cells(nb)}
-    for key in _exercises_in(stem):
-        if key not in where:
-            continue
-        pats = answer_forms_pt(key)
-        for i, cell in enumerate(nb.cells):
-            if cell.cell_type == "markdown" or i < where[key]:
-                found = _found(pats, cell.source, code=cell.cell_type == "code")
-                assert not found, f"pt_BR/{stem}: cell {i} writes {found} before {key} asks it"
+    assert_no_answer_written_early(_read_pt(stem), stem, answer_forms_pt, f"pt_BR/{stem}")
 
 
 @pytest.mark.slow
@@ -291,12 +299,7 @@ def test_pt_no_answer_written_before_it_is_asked(stem: str) -> None:
 def test_pt_no_answer_printed_before_it_is_asked(stem: str, lesson_runs: LessonRuns) -> None:
     seed = int(re.match(r"SEED = (\d+)", _read_pt(stem).cells[2].source).group(1))
     nb = lesson_runs.get(PT / f"{stem}.ipynb", seed, variants=False)
-    where = {ex.key: ex.index for ex in exercise_cells(nb)}
-    for key in _exercises_in(stem):
-        pats = answer_forms_pt(key)
-        for i in range(where.get(key, 0)):
-            found = _found((pats[0], None), _output_text(nb.cells[i]))
-            assert not found, f"pt_BR/{stem}: cell {i} prints {found} before {key} asks it"
+    assert_no_answer_printed_early(nb, stem, answer_forms_pt, f"pt_BR/{stem}")
 
 
 # ------------------------------------------------------------------ an optional last part

@@ -10,9 +10,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
+from file_import import import_file
 from scipy import stats
 
 import nothanks_lab as nt
@@ -77,6 +80,14 @@ def test_permuting_the_field_changes_nothing_at_small_tables() -> None:
         assert np.allclose(r.win_share, base.win_share[order], rtol=0, atol=1e-12)
 
 
+def _bench_seating() -> ModuleType:
+    """benchmarks/bench_seating.py, imported by path (benchmarks/ is not a package)."""
+    return import_file(
+        Path(__file__).resolve().parents[1] / "benchmarks" / "bench_seating.py",
+        "nothanks_bench_seating",
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("p", [5, 6, 7])
 def test_copies_of_a_bot_differ_only_by_noise(p: int) -> None:
@@ -84,15 +95,7 @@ def test_copies_of_a_bot_differ_only_by_noise(p: int) -> None:
 
     (With rotations alone it missed 0 in 60 of 60 seeds at 3 players and 30 of 30 at 5.)
     """
-    field = [
-        "heuristic",
-        "heuristic",
-        "marginal",
-        "marginal:threshold=0",
-        "linear",
-        "marginal:threshold=4",
-        "marginal:threshold=20",
-    ][:p]
+    field = _bench_seating().FIELDS[p]  # the field benchmarks/bench_seating.py measures
     n_seeds, deals = {5: (40, 200), 6: (16, 60), 7: (16, 60)}[p]
     covered = 0
     z = []

@@ -24,7 +24,7 @@ import pytest
 from browser_support import CHROMIUM, CHROMIUM_ARGS, free_port
 
 from nothanks_lab.__main__ import main
-from nothanks_lab.serve import check_settings, voila_command, voila_env
+from nothanks_lab.serve import _kernel_procs, check_settings, voila_command, voila_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,17 +106,6 @@ def test_the_voila_command_sets_pool_culling_timeouts_and_template(tmp_path: Pat
     assert (Path(share) / "voila" / "templates" / "nothanks" / "index.html.j2").is_file()
 
 
-def _kernels(root: psutil.Process) -> list[psutil.Process]:
-    found = []
-    for c in root.children(recursive=True):
-        try:
-            if "ipykernel" in " ".join(c.cmdline()):
-                found.append(c)
-        except psutil.NoSuchProcess:
-            pass
-    return found
-
-
 async def _open_and_close(url: str, n: int) -> list[bool]:
     from playwright.async_api import async_playwright
 
@@ -154,7 +143,7 @@ def test_three_pages_on_a_pool_of_two_get_tables_and_leak_no_kernel(tmp_path: Pa
     seen: set[int] = set()
     try:
         deadline = time.monotonic() + 180
-        while len(_kernels(root)) < 2:
+        while len(_kernel_procs(root)) < 2:
             assert srv.poll() is None and time.monotonic() < deadline, "pool never filled"
             time.sleep(1)
         urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=10)
@@ -165,14 +154,14 @@ def test_three_pages_on_a_pool_of_two_get_tables_and_leak_no_kernel(tmp_path: Pa
         # loaded 2-core machine, the suite's other worker and other work beside it.)
         deadline = time.monotonic() + 150
         while True:
-            ks = _kernels(root)
+            ks = _kernel_procs(root)
             seen.update(k.pid for k in ks)
             if len(ks) <= 2:
                 break
             assert time.monotonic() < deadline, f"{len(ks)} kernels still running"
             time.sleep(1)
         assert "'_xsrf' argument missing" not in (tmp_path / "serve.log").read_text()
-        seen.update(k.pid for k in _kernels(root))
+        seen.update(k.pid for k in _kernel_procs(root))
     finally:
         srv.send_signal(signal.SIGINT)
         srv.wait(timeout=60)

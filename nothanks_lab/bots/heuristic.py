@@ -13,6 +13,8 @@ compiled by the simulator and the search bot's rollouts. Its defaults come from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -34,6 +36,7 @@ from .features import (
 
 __all__ = [
     "HEURISTIC_PARAMS",
+    "SWITCHES_OFF",
     "HeuristicBot",
     "HeuristicTerms",
     "bridge_chance",
@@ -60,6 +63,20 @@ HEURISTIC_PARAMS: tuple[Param, ...] = (
         30.0,
         N_("threshold rise for a card fitting the leader (0 = off)"),
     ),
+)
+
+#: The settings that switch every refinement off: with them (and any other parameters left at
+#: their defaults) the heuristic bot at ``threshold=t`` decides exactly as
+#: ``MarginalCostBot(t)`` (the rival models of `opponents.MODELS` are built on them).
+SWITCHES_OFF: Mapping[str, float | bool] = MappingProxyType(
+    {
+        "pot_weight": 1.0,
+        "chip_weight": 0.0,
+        "late_weight": 0.0,
+        "bridge_weight": 0.0,
+        "milk": False,
+        "block_weight": 0.0,
+    }
 )
 
 # Where `heuristic_terms` reads each value in its ``params`` array (see `pack_params`): the

@@ -24,7 +24,7 @@ import numpy as np
 from ..rules import Rules
 from ..validate import check_bool, check_number
 from ..view import PlayerView
-from .heuristic import HEURISTIC_PARAMS, heuristic_decide, pack_params
+from .heuristic import HEURISTIC_PARAMS, SWITCHES_OFF, heuristic_decide, pack_params
 
 __all__ = [
     "MODELS",
@@ -35,22 +35,13 @@ __all__ = [
     "model_params",
 ]
 
-_MARGINAL = {
-    "pot_weight": 1.0,
-    "chip_weight": 0.0,
-    "late_weight": 0.0,
-    "bridge_weight": 0.0,
-    "milk": False,
-    "block_weight": 0.0,
-}
-
 #: Candidate policies for a rival, as changes to the heuristic bot's default parameters (with
 #: every switch off it is exactly ``MarginalCostBot(threshold)``; tests check that). Keys are
 #: the names `explain` reports; ``"heuristic"`` is `HeuristicBot` (registry name "heuristic").
 MODELS: Mapping[str, Mapping[str, Any]] = {
     "heuristic": {},
-    "greedy": {**_MARGINAL, "threshold": 0.0},
-    "marginal10": {**_MARGINAL, "threshold": 10.0},
+    "greedy": {**SWITCHES_OFF, "threshold": 0.0},
+    "marginal10": {**SWITCHES_OFF, "threshold": 10.0},
 }
 
 #: Weight of the starting prior in a learning model, in rival-rounds: after this many rivals'
