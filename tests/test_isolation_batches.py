@@ -425,3 +425,25 @@ def test_a_bots_failure_is_named_not_called_an_exit_code(
     text = str(info.value)
     assert all(w in text for w in words), text
     assert "exit code" not in text
+
+
+@pytest.mark.parametrize("module", ["_json", "struct", "mmap"])
+def test_a_file_named_like_a_module_the_child_imports_never_runs(
+    tmp_path: Path, module: str
+) -> None:
+    # Under ``python -m`` the bot's folder (the working directory) came first on the path: a
+    # hidden ``_json.py`` there ran as the league's user in every bot's process, before it
+    # confined itself, and swapped classmates' files for a dud.
+    marker = tmp_path / "ran"
+    (tmp_path / f"{module}.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    bot = IsolatedPolicy(
+        _bot(tmp_path, "def act(view):\n    return Action.TAKE if view.pot >= 2 else Action.PASS\n")
+    )
+    try:
+        views = _views(6)
+        assert bot.act_many(views) == [
+            nt.Action.TAKE if v.pot >= 2 or not v.can_pass else nt.Action.PASS for v in views
+        ]
+    finally:
+        bot.close()
+    assert not marker.exists()

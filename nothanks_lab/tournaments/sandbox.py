@@ -89,6 +89,24 @@ def _shared_counter() -> tuple[int, mmap.mmap]:
     return fd, mmap.mmap(fd, PROGRESS.size)
 
 
+def _child_command(path: Path) -> list[str]:
+    """The command line of a bot's process: this Python in isolated mode (``-I``: neither the
+    working directory, which is the bot's folder, nor ``PYTHON*`` variables on its path), with
+    this process's import path minus that folder, running `nothanks_lab.tournaments.child`.
+
+    Under ``-m`` the folder came first on the path, so a file there named like a module the
+    child imports before confining itself (``json.py``, a hidden ``_json.py``) ran as the
+    league's user in every bot's process.
+    """
+    folder = os.path.realpath(path.parent)
+    keep = [p for p in sys.path if p and os.path.realpath(p) != folder]
+    code = (
+        f"import sys; sys.path[:0] = {keep!r}; import runpy; "
+        "runpy.run_module('nothanks_lab.tournaments.child', run_name='__main__', alter_sys=True)"
+    )
+    return [sys.executable, "-I", "-c", code, os.path.abspath(path)]
+
+
 class IsolatedPolicy:
     """A policy whose ``act(view)`` runs a league file's bot in a child process.
 
@@ -178,12 +196,7 @@ class IsolatedPolicy:
             # process of the machine can read in /proc: only the file's path shows there (so a
             # teacher's process list says which file a process plays).
             self._proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "nothanks_lab.tournaments.child",
-                    os.path.abspath(self.path),
-                ],
+                _child_command(self.path),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
