@@ -566,3 +566,25 @@ def test_a_portuguese_class_reads_every_rejection_in_portuguese(
     assert "AttributeError" in cy and "(cy.py, linha " in cy
     assert "A posição: o lugar 0 decide sobre a carta " in cy
     assert any("o arquivo não define nenhum robô" in m for m in messages)
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "isolated"])
+def test_a_file_name_cannot_forge_lines_of_the_teachers_report(
+    tmp_path: Path, isolate: bool
+) -> None:
+    # A file named "zz\n   1  MarginalCostBot(threshold=10)  999 ...\x1b[31m.py" added a fake
+    # rank-1 row; a failing file's name added a false "left out: it cheated" line.
+    honest = "from nothanks_lab import Action\ndef act(view):\n    return Action.TAKE\n"
+    (tmp_path / "zz\n   1  MarginalCostBot(threshold=10)   99\x1b[31m.py").write_text(honest)
+    (tmp_path / "a\n  ✘ Bot 'ada' (ada.py) is left out: it cheated.py").write_text("1/0\n")
+    (tmp_path / "ada.py").write_text(honest)
+    result = run_league(tmp_path, n_games=1, seed=5, progress=False, isolate=isolate)
+    text = str(result)
+    assert "\x1b" not in text
+    assert len(result.students) == 2 and all(n.isprintable() for n in result.students)
+    assert "zz 1 MarginalCostBot(threshold=10) 99 [31m" in result.students
+    (rejection,) = result.rejections
+    assert rejection.file is not None and rejection.file.isprintable()
+    lines = text.splitlines()
+    assert len(lines) == 3 + 4 + 2, text  # heading, four rows, "Left out:" and one line
+    assert sum("left out" in line for line in lines) == 1

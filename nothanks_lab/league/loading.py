@@ -19,7 +19,15 @@ from typing import Any
 
 from ..i18n import N_, _, ngettext
 from ..rules import Rules
-from ..tournaments.botfile import LOAD_ADVICE, NO_ACT, NO_BOT, error_text, line_in, module_of
+from ..tournaments.botfile import (
+    LOAD_ADVICE,
+    NO_ACT,
+    NO_BOT,
+    error_text,
+    line_in,
+    module_of,
+    one_line,
+)
 from ..validate import check_number
 from .limits import _time_limit, _TimeUp
 from .screening import (
@@ -63,8 +71,16 @@ def _load_isolated(
         policy.start()
     except BotProcessError as e:
         stage: Stage = "find" if e.stage == "find" else "load"
-        return Rejection(path.stem, path.name, stage, e.problem, e.advice or _(_FIND_ADVICE))
-    return StudentBot(path.stem, policy, path)
+        name, file = shown_names(path)
+        return Rejection(name, file, stage, e.problem, e.advice or _(_FIND_ADVICE))
+    return StudentBot(shown_names(path)[0], policy, path)
+
+
+def shown_names(path: Path) -> tuple[str, str]:
+    """(bot name, file name) of a league file as the teacher's report shows them: its stem and
+    its name, each one printable line (a file name may hold newlines and escape codes that
+    would forge lines of the report; "?" for a name of nothing else)."""
+    return one_line(path.stem, 100) or "?", one_line(path.name, 104) or "?"
 
 
 _FIND_ADVICE = N_(
@@ -75,7 +91,7 @@ _FIND_ADVICE = N_(
 
 def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
     """The bot a league file defines, or why there is none (in this process: trusted files)."""
-    name, file = path.stem, path.name
+    name, file = shown_names(path)
     try:
         with _time_limit(time_limit):
             module = module_of(path)

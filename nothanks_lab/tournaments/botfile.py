@@ -70,7 +70,9 @@ def line_in(exc: BaseException, path: Path | None) -> str:
     if line is None and isinstance(exc, SyntaxError) and exc.lineno is not None:
         line = exc.lineno
     return (
-        "" if line is None else " " + _("({file}, line {line})").format(file=path.name, line=line)
+        ""
+        if line is None
+        else " " + _("({file}, line {line})").format(file=one_line(path.name, 104), line=line)
     )
 
 
