@@ -107,8 +107,12 @@ MAX_TUNED_PARAMS = 100
 #: few hundred rounds a second, so about a minute at the ceiling.
 MAX_MATCH_ROUNDS = 10_000
 
-#: Screening rounds of one student bot before a league (``run_league(screen_rounds=...)``).
+#: Screening rounds of one student bot before a league (``run_league(screen_rounds=...)``,
+#: ``collect_bots(rounds=...)``, ``screen_bot(rounds=...)``).
 MAX_SCREEN_ROUNDS = 100
+
+#: Seconds a league's `time_limit` may give a file to load or a bot to decide: an hour.
+MAX_TIME_LIMIT_S = 3600.0
 
 #: Bytes of one round, match or tournament document read from text or a file (`review`'s
 #: file, ``Game.from_json``, ``load_round``): a round is a few kB, a tournament's JSON far less

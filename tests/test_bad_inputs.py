@@ -855,6 +855,21 @@ ISSUE_24_CASES = [
         lambda: nt.league.run_league(".", n_games=2, screen_rounds=10**9),
         "screen_rounds must be a whole number (int) >= 1 and at most 100 ",
     ),
+    (  # an OverflowError from deep in the pipes (adversary trial, stop 40)
+        "run_league time_limit 1e12",
+        lambda: nt.league.run_league(".", n_games=2, time_limit=1e12),
+        "time_limit must be a finite number in [0.001, 3600.0]",
+    ),
+    (
+        "collect_bots time_limit 1e300",
+        lambda: nt.league.collect_bots(".", time_limit=1e300),
+        "time_limit must be a finite number in [0.001, 3600.0]",
+    ),
+    (  # hung for over a minute on seed.spawn(rounds) before any file
+        "collect_bots rounds 10**9",
+        lambda: nt.league.collect_bots(".", rounds=10**9),
+        "rounds must be a whole number (int) >= 1 and at most 100 ",
+    ),
     ("from_json 17 MiB", lambda: nt.Game.from_json(" " * (17 * 2**20)), "MAX_FILE_BYTES"),
     ("to_json include_deal 'yes'", lambda: nt.Game(3).to_json(include_deal="yes"), "include_deal"),
     ("card_points floats", lambda: nt.card_points([3.0, 4.0]), "3.0"),

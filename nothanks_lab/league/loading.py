@@ -28,7 +28,7 @@ from ..tournaments.botfile import (
     module_of,
     one_line,
 )
-from ..validate import check_number
+from ..validate import MAX_SCREEN_ROUNDS, check_count
 from .limits import _time_limit, _TimeUp
 from .screening import (
     DEFAULT_BUILTINS,
@@ -37,6 +37,7 @@ from .screening import (
     _builtin_policies,
     _fresh_seed,
     _screen_each,
+    check_time_limit,
 )
 from .student import (
     Rejection,
@@ -223,8 +224,8 @@ def collect_bots(
     where = Path(folder).expanduser() if isinstance(folder, str | PathLike) else None
     if where is None or not where.is_dir():
         raise ValueError(f"folder must be an existing folder of bot files; got {folder!r}")
-    if time_limit is not None:
-        time_limit = check_number(time_limit, "time_limit", low=0.001)
+    time_limit = check_time_limit(time_limit)
+    rounds = check_count(rounds, "rounds", MAX_SCREEN_ROUNDS)  # before any file is loaded
     seed = _fresh_seed(seed)
     _builtin_policies(builtins)  # a bad built-in is the caller's error, raised before any file
     files = sorted(

@@ -34,6 +34,7 @@ from .screening import (
     _builtin_policies,
     _fresh_seed,
     _screen_each,
+    check_time_limit,
 )
 from .standings import LeagueResult
 from .student import Rejection, StudentBot, _left_out_lines, _rejection, as_bot
@@ -160,6 +161,7 @@ def run_league(
     n_players = check_players(n_players, rules)
     n_games = check_count(n_games, "n_games", MAX_GAMES)
     screen_rounds = check_count(screen_rounds, "screen_rounds", MAX_SCREEN_ROUNDS)
+    time_limit = check_time_limit(time_limit)
     seed = _fresh_seed(seed)
     if not isinstance(lineups, str):
         raise ValueError(f"lineups must be 'gauntlet' or 'round robin'; got {lineups!r}")

@@ -21,7 +21,16 @@ from ..engine import Action
 from ..play import PolicyError, ask, play_game
 from ..rules import Rules
 from ..tournaments.botfile import error_text
-from ..validate import check_int, check_number, check_players, check_rules, check_seed, is_int
+from ..validate import (
+    MAX_SCREEN_ROUNDS,
+    MAX_TIME_LIMIT_S,
+    check_count,
+    check_number,
+    check_players,
+    check_rules,
+    check_seed,
+    is_int,
+)
 from ..view import PlayerView
 from .limits import _time_limit, _TimeUp
 from .student import Rejection, StudentBot, _rejection
@@ -95,6 +104,13 @@ def _no_chip_probes(rules: Rules, n_players: int) -> list[PlayerView]:
     return probes
 
 
+def check_time_limit(time_limit: object) -> float | None:
+    """`time_limit` in seconds (None: no limit), between 0.001 and `MAX_TIME_LIMIT_S`."""
+    if time_limit is None:
+        return None
+    return check_number(time_limit, "time_limit", low=0.001, high=MAX_TIME_LIMIT_S)
+
+
 def screen_bot(
     bot: StudentBot,
     *,
@@ -120,8 +136,9 @@ def screen_bot(
         raise ValueError(f"bot must be a StudentBot (see as_bot); got {bot!r}")
     rules = check_rules(rules)
     n_players = check_players(n_players, rules)
-    rounds = check_int(rounds, "rounds", low=1)
+    rounds = check_count(rounds, "rounds", MAX_SCREEN_ROUNDS)
     max_ms = check_number(max_ms, "max_ms", low=0)
+    time_limit = check_time_limit(time_limit)
     opponents = _builtin_policies(builtins)
     if not opponents:
         raise ValueError("builtins must name at least one bot to screen against")
