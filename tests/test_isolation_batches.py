@@ -307,32 +307,41 @@ def test_the_runs_seed_never_reaches_a_bots_process(tmp_path: Path) -> None:
     ]
 
 
-def test_no_bot_can_read_a_classmates_seeds_from_the_process_list(tmp_path: Path) -> None:
-    # Every process's command line is readable in /proc; the configuration (with the two seeds
-    # of a bot's global generators) was the child's command line. It now comes on stdin.
-    from nothanks_lab.tournaments.confine import global_random_seeds
+@pytest.mark.parametrize("what", ["seeds", "classmate"])
+def test_no_bot_can_read_a_classmates_seeds_from_the_process_list(
+    tmp_path: Path, what: str
+) -> None:
+    # Every process's command line is readable in the machine's /proc; the configuration (with
+    # the two seeds of a bot's global generators) was the child's command line. It now comes
+    # on stdin, and where a mount namespace is allowed the bot has a /proc of its own, which
+    # shows no other process at all (not the teacher's command line with its --seed either).
+    from nothanks_lab.tournaments.confine import available, global_random_seeds
 
     seeds = [str(s) for s in global_random_seeds((55_555, 2))]
     (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
     other = IsolatedPolicy(
         _bot(tmp_path / "b", "def act(view):\n    return Action.TAKE\n"), seed=(55_555, 2)
     )
+    found = f"any(s in text for s in {seeds!r})" if what == "seeds" else "'b/bot.py' in text"
     spy_body = (
         "import os\n"
         "def seen():\n    text = ''\n    for pid in os.listdir('/proc'):\n"
         "        try:\n            text += open(f'/proc/{pid}/cmdline').read()\n"
         "        except OSError:\n            pass\n    return text\n"
         f"def act(view):\n    text = seen()\n"
-        f"    assert 'b/bot.py' in text  # the classmate's process is there to be read\n"
-        f"    return Action.TAKE if any(s in text for s in {seeds!r}) else Action.PASS\n"
+        f"    return Action.TAKE if {found} else Action.PASS\n"
     )
     spy = IsolatedPolicy(_bot(tmp_path / "a", spy_body))
     try:
         other.start()
-        assert spy.act(_views(1)[0]) is nt.Action.PASS
+        saw = spy.act(_views(1)[0]) is nt.Action.TAKE
     finally:
         spy.close()
         other.close()
+    if what == "seeds":
+        assert not saw
+    else:  # the classmate's process is listed only without a /proc of the bot's own
+        assert saw == ("own /proc" not in available())
 
 
 def test_a_bots_own_words_cannot_forge_lines_of_the_teachers_report(tmp_path: Path) -> None:

@@ -588,3 +588,22 @@ def test_a_file_name_cannot_forge_lines_of_the_teachers_report(
     lines = text.splitlines()
     assert len(lines) == 3 + 4 + 2, text  # heading, four rows, "Left out:" and one line
     assert sum("left out" in line for line in lines) == 1
+
+
+def test_the_table_says_who_is_a_student_whatever_the_name() -> None:
+    # "HeuristicBоt(defaults)" with a Cyrillic "о" is not a built-in's name, so it is not
+    # renamed, and it printed exactly like the built-in; the table now has a column for it.
+    def mine(view: nt.PlayerView) -> Action:
+        return Action.TAKE if not view.can_pass or view.pot >= 3 else Action.PASS
+
+    look_alike = "HeuristicB\u043et(defaults)"
+    result = run_league({look_alike: mine}, n_games=2, seed=3, progress=False)
+    rows = [line.split(None, 2) for line in str(result).splitlines()[3:]]
+    who = {rest.split("  ")[0]: kind for _, kind, rest in rows}
+    assert who == {
+        look_alike: "student",
+        "HeuristicBot(defaults)": "built-in",
+        "MarginalCostBot(threshold=10)": "built-in",
+    }
+    page = result._repr_html_()
+    assert "<th>who</th>" in page and page.count("<td>student</td>") == 1

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..i18n import _, fmt_int, ngettext
+from ..render.tables import html_table, text_table
 from ..tournaments import TournamentResult
 from .student import Rejection, _left_out_html, _left_out_lines
 
@@ -90,14 +91,29 @@ class LeagueResult:
         fig.update_layout(title_text=f"{head}<br><sup>{sub}</sup>")
         return fig
 
+    def _rows(self) -> tuple[list[str], list[list[str]]]:
+        """The tournament's table with a column saying who each bot is: a student's file (or
+        notebook bot) or a built-in. A name alone cannot say it: a file may be named like a
+        built-in with a look-alike letter (a Cyrillic "о" in ``HeuristicBоt``)."""
+        head, rows = self.tournament.table_rows()
+        kinds = [_("student") if r["student"] else _("built-in") for r in self.leaderboard()]
+        return (
+            [head[0], _("who"), *head[1:]],
+            [[row[0], kind, *row[1:]] for row, kind in zip(rows, kinds, strict=True)],
+        )
+
     def __str__(self) -> str:
-        out = str(self.tournament)
+        head, rows = self._rows()
+        t = self.tournament
+        out = t.table_title() + "\n" + text_table(head, rows, right={0, 3, 4, 6})
         if self.rejections:
             out += "\n" + _("Left out:") + "\n" + _left_out_lines(self.rejections)
         return out
 
     def _repr_html_(self) -> str:
-        out = self.tournament._repr_html_()
+        head, rows = self._rows()
+        t = self.tournament
+        out = html_table(head, rows, caption=t.table_title(), css_class="nothanks-tournament")
         if self.rejections:
             heading = html.escape(_("Left out"))
             out += f"<p><b>{heading}</b></p>{_left_out_html(self.rejections)}"

@@ -9,7 +9,9 @@ memory by :class:`SiblingFinder`), and before it runs any of the student's code:
    ``os.getppid()`` is 0, no process outside is visible or can be signalled, and every process
    the bot starts (a ``setsid`` double-forked grandchild too) dies with it. A small process
    outside the namespace waits for it and reports its end; if that process is killed, the
-   kernel kills the bot (``PR_SET_PDEATHSIG``).
+   kernel kills the bot (``PR_SET_PDEATHSIG``). Where a mount namespace is allowed too
+   (``CLONE_NEWNS``), the bot mounts a ``/proc`` of its namespace over the machine's, so it
+   lists no other process and reads no other command line ("own /proc").
 2. **An unprivileged user** when the league runs as root: the bot drops to ``nobody``
    (uid/gid 65534, no supplementary groups), so killing the teacher's processes is refused
    (``EPERM``) and root-only files cannot be read.
@@ -60,7 +62,8 @@ MAX_PROCESSES = 128
 #: Sibling modules served from memory: at most this many files of at most this many bytes.
 MAX_SIBLINGS, MAX_SIBLING_BYTES = 200, 2**20
 
-_CLONE_NEWUSER, _CLONE_NEWPID = 0x10000000, 0x20000000
+_CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNS = 0x10000000, 0x20000000, 0x00020000
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
 _PR_SET_PDEATHSIG = 1
 
 
@@ -161,17 +164,20 @@ def _libc() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _new_pid_namespace(fds: Sequence[int]) -> bool:
-    """Become process 1 of a new PID namespace (a waiting process stays outside), if allowed."""
+def _new_pid_namespace(fds: Sequence[int]) -> list[str]:
+    """Become process 1 of a new PID namespace (a waiting process stays outside), if allowed,
+    with a ``/proc`` of its own when a mount namespace is allowed too; the measures applied."""
     flags = _CLONE_NEWPID | (0 if os.geteuid() == 0 else _CLONE_NEWUSER)
     try:
-        if _libc().unshare(flags) != 0:
-            return False
+        libc = _libc()
+        own_mounts = libc.unshare(flags | _CLONE_NEWNS) == 0
+        if not own_mounts and libc.unshare(flags) != 0:
+            return []
     except (OSError, AttributeError):
-        return False
+        return []
     pid = os.fork()
     if pid == 0:
-        return True
+        return ["pid namespace", *(["own /proc"] if own_mounts and _mount_own_proc(libc) else [])]
     for fd in fds:  # only the bot holds the pipes: its end is the parent's end of file
         os.close(fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -186,6 +192,19 @@ def _new_pid_namespace(fds: Sequence[int]) -> bool:
     if os.WIFSIGNALED(status):  # die the same way, so the parent can name the limit
         os.kill(os.getpid(), _death_signal(os.WTERMSIG(status), usage.ru_utime + usage.ru_stime))
     os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+
+
+def _mount_own_proc(libc: Any) -> bool:
+    """Mount a ``/proc`` of this PID namespace over the machine's (in this process's own mount
+    namespace, its changes kept private): the bot then sees no process but its own, so neither
+    the other bots' nor the teacher's command lines (a ``--seed`` typed there) can be read."""
+    try:
+        if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+            return False
+        flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+        return bool(libc.mount(b"proc", b"/proc", b"proc", flags, None) == 0)
+    except (OSError, AttributeError):
+        return False
 
 
 def _death_signal(sig: int, cpu_s: float) -> int:
@@ -237,9 +256,7 @@ def confine(fds: Sequence[int]) -> tuple[str, ...]:
     import resource
 
     applied: list[str] = []
-    in_namespace = _new_pid_namespace(fds)
-    if in_namespace:
-        applied.append("pid namespace")
+    applied += _new_pid_namespace(fds)
     if os.geteuid() == 0:
         if not _library_readable_by_others():  # the bot could import nothing new as nobody
             import importlib

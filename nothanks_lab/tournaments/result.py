@@ -557,7 +557,7 @@ class TournamentResult:
         """The tidy table as a pandas DataFrame (needs pandas, which is optional)."""
         return _frame(self.to_records())
 
-    def _title(self) -> str:
+    def table_title(self) -> str:
         title = _(
             "No Thanks! tournament: {n} players, {deals} deals x {k} seatings = {games} games, "
             "seed {seed}, {pct}% CI"
@@ -566,7 +566,8 @@ class TournamentResult:
         seed, k, pct = self.seed, self.seatings_per_deal, fmt_number(self.confidence * 100, "g")
         return title.format(n=self.n_players, deals=deals, k=k, games=games, seed=seed, pct=pct)
 
-    def _rows(self) -> tuple[list[str], list[list[str]]]:
+    def table_rows(self) -> tuple[list[str], list[list[str]]]:
+        """The printed table's heading and rows (text), best first (`to_records` order)."""
         ci = _("{pct} CI").format(pct=fmt_percent(self.confidence))
         head = [_("rank"), _("bot"), _("games"), _("win share"), ci, _("mean score"), _("CI")]
         rows = [
@@ -584,12 +585,12 @@ class TournamentResult:
         return head, rows
 
     def __str__(self) -> str:
-        head, rows = self._rows()
-        return self._title() + "\n" + text_table(head, rows, right={0, 2, 3, 5})
+        head, rows = self.table_rows()
+        return self.table_title() + "\n" + text_table(head, rows, right={0, 2, 3, 5})
 
     def _repr_html_(self) -> str:
-        head, rows = self._rows()
-        return html_table(head, rows, caption=self._title(), css_class="nothanks-tournament")
+        head, rows = self.table_rows()
+        return html_table(head, rows, caption=self.table_title(), css_class="nothanks-tournament")
 
     def __repr__(self) -> str:
         return (
