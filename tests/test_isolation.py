@@ -559,18 +559,33 @@ def test_the_unseeded_global_generators_of_a_file_bot_follow_the_runs_seed(
     assert moves((5, 0)) != moves((5, 1))  # its place in the field counts too
 
 
+UNSEEDED = {  # how a student draws random numbers without a seed of their own
+    "random module": ("import random", "random.random()"),
+    "numpy legacy": ("import numpy as np", "np.random.random()"),
+    # fresh system entropy on every run before (adversary trial, stop 40):
+    "default_rng()": ("import numpy as np\n        rng = np.random.default_rng()", "rng.random()"),
+    "random.Random()": ("import random\n        rng = random.Random()", "rng.random()"),
+    "random.seed()": ("import random\n        random.seed()", "random.random()"),
+}
+
+
 @pytest.mark.slow
-def test_a_league_of_an_unseeded_random_file_bot_reruns_identically(tmp_path: Path) -> None:
-    dice = """
-        import random
+@pytest.mark.parametrize("how", list(UNSEEDED))
+def test_a_league_of_an_unseeded_random_file_bot_reruns_identically(
+    tmp_path: Path, how: str
+) -> None:
+    setup, draw = UNSEEDED[how]
+    dice = f"""
+        {setup}
         from nothanks_lab import Action
         def act(view):
-            return Action.TAKE if view.my_chips == 0 or random.random() < 0.3 else Action.PASS
+            return Action.TAKE if view.my_chips == 0 or {draw} < 0.3 else Action.PASS
     """
     folder = _folder(tmp_path, {"honest": HONEST, "dice": dice})
-    runs = [run_league(folder, n_games=4, seed=s, progress=False) for s in (7, 7)]
+    runs = [run_league(folder, n_games=3, seed=s, progress=False) for s in (7, 7, 8)]
     assert runs[0].tournament.game_records() == runs[1].tournament.game_records()
     assert runs[0].leaderboard() == runs[1].leaderboard()
+    assert runs[0].tournament.game_records() != runs[2].tournament.game_records()
 
 
 # ------------------------------------------------------------------ honest names and messages

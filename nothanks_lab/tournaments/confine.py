@@ -149,15 +149,43 @@ def global_random_seeds(key: Sequence[int] | None) -> list[int] | None:
 
 
 def seed_global_random(seeds: Sequence[int] | None) -> None:
-    """Seed ``random`` and ``np.random``'s global state with `global_random_seeds`' two seeds."""
+    """Seed ``random`` and ``np.random``'s global state with `global_random_seeds`' two seeds,
+    and make every generator the bot makes without a seed follow from them too.
+
+    ``np.random.default_rng()``, ``np.random.SeedSequence()`` and ``random.Random()`` (or
+    ``random.seed()``) with no seed draw fresh entropy from the system: a bot doing so played
+    differently on every rerun of a league. In this process (the bot's own), numpy's entropy
+    source and `random.Random.seed` without an argument instead take the next of a stream of
+    numbers drawn from the same two seeds, so the n-th unseeded generator is the same on every
+    rerun. ``random.SystemRandom`` and ``os.urandom`` stay truly random.
+    """
     if seeds is None:
         return
+    import itertools
     import random
 
     import numpy as np
+    import numpy.random.bit_generator as bit_generator
 
     random.seed(int(seeds[0]))
     np.random.seed(int(seeds[1]))  # noqa: NPY002 - the student's code may use the legacy state
+    made = itertools.count()
+
+    def entropy(bits: int) -> int:
+        words = np.random.SeedSequence([*map(int, seeds), next(made)]).generate_state(
+            -(-bits // 32)
+        )
+        return int.from_bytes(words.astype("<u4").tobytes(), "little") >> (-bits % 32)
+
+    bit_generator.randbits = entropy  # type: ignore[attr-defined]  # SeedSequence() entropy
+    plain_seed = random.Random.seed
+
+    def seed(self: random.Random, a: Any = None, version: int = 2) -> None:
+        plain_seed(self, entropy(128) if a is None else a, version)
+
+    random.Random.seed = seed  # type: ignore[method-assign]
+    # The module's random.seed was bound to its hidden instance at import, before the patch.
+    random.seed = types.MethodType(seed, random.seed.__self__)  # type: ignore[attr-defined]
 
 
 def _libc() -> Any:
