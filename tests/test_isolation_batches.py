@@ -456,3 +456,29 @@ def test_a_file_named_like_a_module_the_child_imports_never_runs(
     finally:
         bot.close()
     assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        pytest.param(
+            "import ctypes\ndef act(view):\n    ctypes.string_at(0)\n",
+            "ended by the signal SIGSEGV (a crash) while it was deciding",
+            id="segfault",
+        ),
+        pytest.param(
+            "import os\ndef act(view):\n    os._exit(0)\n",
+            "exited while it was deciding (exit code 0: it called os._exit",
+            id="exit-0",
+        ),
+    ],
+)
+def test_a_crash_and_an_exit_are_said_in_words(tmp_path: Path, body: str, words: str) -> None:
+    # "exit code -11" and "exit code 0" were true but cryptic to a teacher (adversary trial).
+    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
+    try:
+        with pytest.raises(BotProcessError) as info:
+            bot.act(_views(1)[0])
+    finally:
+        bot.close()
+    assert words in str(info.value)

@@ -89,6 +89,16 @@ def _shared_counter() -> tuple[int, mmap.mmap]:
     return fd, mmap.mmap(fd, PROGRESS.size)
 
 
+def _signal_name(number: int) -> str:
+    """``SIGSEGV (a crash)``: a signal's name, with what it usually means."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return f"{number}"
+    crash = {"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"}
+    return _("{name} (a crash)").format(name=name) if name in crash else name
+
+
 def _child_command(path: Path) -> list[str]:
     """The command line of a bot's process: this Python in isolated mode (``-I``: neither the
     working directory, which is the bot's folder, nor ``PYTHON*`` variables on its path), with
@@ -322,12 +332,22 @@ class IsolatedPolicy:
             problem = _("it used more than {cpu} s of CPU time and was stopped")
         elif code == -signal.SIGKILL:  # not the CPU limit (that sends SIGXCPU first)
             problem = _("its process was killed from outside (SIGKILL: out of memory, or a person)")
+        elif code < 0:  # another signal: a crash (SIGSEGV...) or one sent to itself
+            problem = (
+                _("its process was ended by the signal {name} while the file loaded")
+                if stage == "load"
+                else _("its process was ended by the signal {name} while it was deciding")
+            )
         elif stage == "load":
             problem = _("its process ended while the file loaded (exit code {code})")
-        else:
-            problem = _("its process ended while it was deciding (exit code {code})")
+        else:  # it exited: sys.exit in a thread, os._exit...
+            problem = _(
+                "its process exited while it was deciding (exit code {code}: it called "
+                "os._exit or the like)"
+            )
         advice = _("A bot only answers: never exit, and keep each decision quick.")
-        self._die(problem.format(code=code, cpu=f"{self.cpu_s:g}"), advice)
+        name = _signal_name(-code) if code is not None and code < 0 else ""
+        self._die(problem.format(code=code, cpu=f"{self.cpu_s:g}", name=name), advice)
 
     def _die(self, problem: str, advice: str, stage: str = "") -> NoReturn:
         self.failure = BotProcessError(problem, advice, self._at, stage)
