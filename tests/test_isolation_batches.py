@@ -482,3 +482,23 @@ def test_a_crash_and_an_exit_are_said_in_words(tmp_path: Path, body: str, words:
     finally:
         bot.close()
     assert words in str(info.value)
+
+
+def test_a_bot_gets_none_of_the_teachers_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every bot inherited the league's environment: a seed passed in a variable, the
+    # JupyterHub token (re-trial, stop 40).
+    monkeypatch.setenv("LEAGUE_SEED", "918273645")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "hub-token")
+    body = (
+        "import os\n"
+        "def act(view):\n"
+        "    seen = ''.join(os.environ.values())\n"
+        "    return Action.TAKE if '918273645' in seen or 'hub-token' in seen else Action.PASS\n"
+    )
+    bot = IsolatedPolicy(_bot(tmp_path, body))
+    try:
+        assert bot.act(_views(1)[0]) is nt.Action.PASS
+    finally:
+        bot.close()

@@ -89,6 +89,19 @@ def _shared_counter() -> tuple[int, mmap.mmap]:
     return fd, mmap.mmap(fd, PROGRESS.size)
 
 
+#: The whole environment of a bot's process. The teacher's would hand every bot its secrets (a
+#: JupyterHub token, a seed passed in a variable); one thread per numeric library keeps the
+#: processes a bot's user counts small (the process limit of `confine`).
+_CHILD_ENV = {
+    "PATH": os.defpath,
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
+
 def _signal_name(number: int) -> str:
     """``SIGSEGV (a crash)``: a signal's name, with what it usually means."""
     try:
@@ -208,6 +221,7 @@ class IsolatedPolicy:
             self._proc = subprocess.Popen(
                 _child_command(self.path),
                 stdin=subprocess.PIPE,
+                env=_CHILD_ENV,  # not the teacher's: tokens, a seed passed in a variable...
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w, progress_fd),
