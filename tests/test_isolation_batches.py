@@ -8,6 +8,7 @@ per decision of the batch.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -502,3 +503,37 @@ def test_a_bot_gets_none_of_the_teachers_environment(
         assert bot.act(_views(1)[0]) is nt.Action.PASS
     finally:
         bot.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bots get users of their own only under root")
+def test_one_bots_processes_do_not_use_up_a_classmates_process_limit(tmp_path: Path) -> None:
+    # All bots ran as "nobody" under one process limit: a bot that forked 118 idle children
+    # left an honest classmate none to start a thread with, and the classmate was left out
+    # for "can't start new thread" (re-trial, stop 40).
+    from nothanks_lab.tournaments.confine import MAX_PROCESSES
+
+    (tmp_path / "hog").mkdir(), (tmp_path / "fair").mkdir()
+    hog = IsolatedPolicy(
+        _bot(
+            tmp_path / "hog",
+            "import os\n"
+            f"for _ in range({2 * MAX_PROCESSES}):  # until its process limit stops it\n"
+            "    try:\n        child = os.fork()\n    except OSError:\n        break\n"
+            "    if child == 0:\n        time.sleep(60)\n        os._exit(0)\n"
+            "def act(view):\n    return Action.TAKE\n",
+        )
+    )
+    fair = IsolatedPolicy(
+        _bot(
+            tmp_path / "fair",
+            "import threading\n"
+            "def act(view):\n    t = threading.Thread(target=lambda: None)\n"
+            "    t.start()\n    t.join()\n    return Action.TAKE\n",
+        )
+    )
+    try:
+        hog.start()
+        assert fair.act_many(_views(3)) == [nt.Action.TAKE] * 3
+    finally:
+        hog.close()
+        fair.close()

@@ -12,8 +12,9 @@ memory by :class:`SiblingFinder`), and before it runs any of the student's code:
    kernel kills the bot (``PR_SET_PDEATHSIG``). Where a mount namespace is allowed too
    (``CLONE_NEWNS``), the bot mounts a ``/proc`` of its namespace over the machine's, so it
    lists no other process and reads no other command line ("own /proc").
-2. **An unprivileged user** when the league runs as root: the bot drops to ``nobody``
-   (uid/gid 65534, no supplementary groups), so killing the teacher's processes is refused
+2. **An unprivileged user** when the league runs as root: the bot drops to a user of its own
+   (uid `BOT_UIDS` + its process id, gid ``nobody``, no supplementary groups), so killing the
+   teacher's processes is refused
    (``EPERM``) and root-only files cannot be read.
 3. **A process limit** (``RLIMIT_NPROC`` = `MAX_PROCESSES`) whenever the bot's user is not
    root (the kernel ignores it for root): a fork bomb fails with ``BlockingIOError``.
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "BOT_UIDS",
     "MAX_PROCESSES",
     "NOBODY",
     "SiblingFinder",
@@ -55,8 +57,13 @@ __all__ = [
     "sibling_sources",
 ]
 
-#: The uid and gid a bot drops to when the league runs as root.
+#: The gid a bot drops to when the league runs as root.
 NOBODY = 65534
+#: When the league runs as root, each bot drops to a user of its own, this plus its process
+#: id (unique among live processes): no file belongs to it, and the process limit counts only
+#: its own processes. With one user for all (``nobody``), a bot that forked 118 idle children
+#: left its classmates no thread to start.
+BOT_UIDS = 1 << 30
 #: Most processes (threads count) the bot's user may have (``RLIMIT_NPROC``, non-root only).
 MAX_PROCESSES = 128
 #: Sibling modules served from memory: at most this many files of at most this many bytes.
@@ -284,6 +291,7 @@ def confine(fds: Sequence[int]) -> tuple[str, ...]:
     import resource
 
     applied: list[str] = []
+    uid = BOT_UIDS + os.getpid()  # this process's machine-wide pid, before the namespace
     applied += _new_pid_namespace(fds)
     if os.geteuid() == 0:
         if not _library_readable_by_others():  # the bot could import nothing new as nobody
@@ -293,7 +301,7 @@ def confine(fds: Sequence[int]) -> tuple[str, ...]:
                 importlib.import_module(name)
         os.setgroups([])
         os.setgid(NOBODY)
-        os.setuid(NOBODY)
+        os.setuid(uid)  # a user of its own: its process limit is its alone
         applied.append("unprivileged user")
     if os.getuid() != 0:
         resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
