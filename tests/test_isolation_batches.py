@@ -537,3 +537,31 @@ def test_one_bots_processes_do_not_use_up_a_classmates_process_limit(tmp_path: P
     finally:
         hog.close()
         fair.close()
+
+
+def test_a_bot_cannot_write_its_own_rejection_reason(tmp_path: Path) -> None:
+    # A bot wrote an error frame to its pipe: "its process was killed from outside ...
+    # because of honest_a.py" with the advice "Not your fault", shown as the league's own
+    # diagnosis (re-trial, stop 40). Only the reports the child's code writes are shown.
+    body = (
+        "import fcntl, json, stat\n"
+        "from multiprocessing.connection import Connection\n"
+        "def _writes(fd):\n    try:\n        st = os.fstat(fd)\n    except OSError:\n"
+        "        return False\n"
+        "    return stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 1\n"
+        "import os\n"
+        "OUT = next(fd for fd in range(3, 256) if _writes(fd))\n"
+        "def act(view):\n"
+        "    report = {'problem': 'its process was killed from outside because of ada.py',\n"
+        "              'advice': 'Not your fault: ask the teacher for a rerun.'}\n"
+        "    Connection(OUT, readable=False).send_bytes(json.dumps({'error': report}).encode())\n"
+        "    return Action.TAKE\n"
+    )
+    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
+    try:
+        with pytest.raises(BotProcessError) as info:
+            bot.act(_views(1)[0])
+    finally:
+        bot.close()
+    text = str(info.value)
+    assert "in words of its own" in text and "ada.py" not in text and "fault" not in text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import string
 import sys
 import types
 from pathlib import Path
@@ -30,6 +31,7 @@ __all__ = [
     "module_of",
     "one_line",
     "type_name",
+    "written_by_the_child",
 ]
 
 
@@ -55,6 +57,46 @@ NO_ACT = N_("its class {name} has no method act")
 NO_BOT = N_("the file defines no bot")
 NONE_ANSWER = N_("its act(view) returned None (a missing return?)")
 NOT_A_MOVE = N_("its act(view) answered {answer}, of type {kind}, which is not a move")
+NO_CLASS = N_("{file} has no class {name}")
+NO_LOAD = N_("the file does not load: {error}{where}")
+LOAD_MEMORY = N_("the file ran out of the memory a bot may use while it loaded")
+FIND_RAISED = N_("{name}() raised {error}{where}")
+DECIDE_MEMORY = N_("it ran out of the memory a bot may use while deciding")
+DECIDE_RAISED = N_("while deciding, it raised {error}{where}")
+IDLE_RAISED = N_(
+    "between two decisions, while it waited for the next, it raised {error}{where} "
+    "(from a signal handler or a timer of its own)"
+)
+MOVE_ADVICE = N_("Return Action.TAKE or Action.PASS.")
+MEMORY_ADVICE = N_("Keep the bot's data small.")
+#: Every problem and advice a bot's process may report (`written_by_the_child`).
+CHILD_PROBLEMS = (
+    NO_ACT, NO_BOT, NONE_ANSWER, NOT_A_MOVE, NO_CLASS, NO_LOAD, LOAD_MEMORY, FIND_RAISED,
+    DECIDE_MEMORY, DECIDE_RAISED, IDLE_RAISED,
+)  # fmt: skip
+CHILD_ADVICE = (LOAD_ADVICE, MOVE_ADVICE, MEMORY_ADVICE)
+
+
+def _template(message: str, file: str) -> re.Pattern[str]:
+    """`message` (translated) as a pattern: ``{file}`` is `file`, any other field any text."""
+    parts = []
+    for literal, field, _spec, _conv in string.Formatter().parse(_(message)):
+        parts.append(re.escape(literal))
+        if field is not None:
+            parts.append(re.escape(file) if field == "file" else ".*")
+    return re.compile("".join(parts), re.DOTALL)  # an exception's text may have lines
+
+
+def written_by_the_child(problem: str, advice: str, file: str) -> bool:
+    """Whether a report from a bot's process has the words the child's own code writes.
+
+    A bot can write to its process's pipes itself, so a report could be anything, say "its
+    process was killed from outside because of ada.py". Only the reports the child writes are
+    shown (their fields, an exception's text say, are the bot's words inside our own), with
+    ``{file}`` the bot's own file; anything else is refused as words of the bot's own.
+    """
+    own_advice = advice == "" or any(advice == _(a) for a in CHILD_ADVICE)
+    return own_advice and any(_template(m, file).fullmatch(problem) for m in CHILD_PROBLEMS)
 
 
 def line_in(exc: BaseException, path: Path | None) -> str:
@@ -130,21 +172,16 @@ def bot_of_module(module: types.ModuleType, path: Path) -> Any:
 def idle_error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
     """The message for an exception raised while the bot waited between decisions (from a
     signal handler or a thread's doing: no decision of its was running)."""
-    problem = _(
-        "between two decisions, while it waited for the next, it raised {error}{where} "
-        "(from a signal handler or a timer of its own)"
-    ).format(error=error_text(exc), where=line_in(exc, path))
+    problem = _(IDLE_RAISED).format(error=error_text(exc), where=line_in(exc, path))
     return {"error": {"problem": problem, "advice": _(LOAD_ADVICE)}}
 
 
 def error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
     """The message for an exception of the bot while it decided."""
     if isinstance(exc, MemoryError):
-        problem = _("it ran out of the memory a bot may use while deciding")
-        advice = _("Keep the bot's data small.")
+        problem = _(DECIDE_MEMORY)
+        advice = _(MEMORY_ADVICE)
     else:
-        problem = _("while deciding, it raised {error}{where}").format(
-            error=error_text(exc), where=line_in(exc, path)
-        )
+        problem = _(DECIDE_RAISED).format(error=error_text(exc), where=line_in(exc, path))
         advice = _(LOAD_ADVICE)
     return {"error": {"problem": problem, "advice": advice}}

@@ -27,9 +27,14 @@ from ..engine import Action
 from ..i18n import _, set_language
 from ..rules import Rules, short_repr
 from .botfile import (
+    FIND_RAISED,
     LOAD_ADVICE,
+    LOAD_MEMORY,
+    MOVE_ADVICE,
     NO_ACT,
     NO_BOT,
+    NO_CLASS,
+    NO_LOAD,
     NONE_ANSWER,
     NOT_A_MOVE,
     bot_of_module,
@@ -73,7 +78,7 @@ def _find_bot(config: dict[str, Any], module: Any, path: Path) -> Any:
         return bot_of_module(module, path), None
     cls = getattr(module, config["class"], None)
     if not callable(cls):
-        return _("{file} has no class {name}").format(file=path.name, name=config["class"]), None
+        return _(NO_CLASS).format(file=path.name, name=config["class"]), None
     made = cls(**config.get("params", {}))
     own = getattr(made, "name", None)
     decide = getattr(made, "act", None)
@@ -88,7 +93,7 @@ def _not_a_move(answer: object) -> dict[str, Any]:
         if answer is None
         else _(NOT_A_MOVE).format(answer=short_repr(answer), kind=type_name(answer))
     )
-    return {"error": {"problem": text, "advice": _("Return Action.TAKE or Action.PASS.")}}
+    return {"error": {"problem": text, "advice": _(MOVE_ADVICE)}}
 
 
 def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in the child
@@ -136,17 +141,15 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
             raise unread if unread is not None else OSError(f"cannot read {path.name}")
         module = module_of(path, source)
     except BaseException as e:  # every exception of the file stays here, as a message
-        text = _("the file does not load: {error}{where}").format(
-            error=error_text(e), where=line_in(e, path)
-        )
+        text = _(NO_LOAD).format(error=error_text(e), where=line_in(e, path))
         if isinstance(e, MemoryError):
-            text = _("the file ran out of the memory a bot may use while it loaded")
+            text = _(LOAD_MEMORY)
         send({"error": {"problem": text, "advice": _(LOAD_ADVICE)}})
         return
     try:
         decide, own_name = _find_bot(config, module, path)
     except BaseException as e:
-        text = _("{name}() raised {error}{where}").format(
+        text = _(FIND_RAISED).format(
             name=config.get("class") or "Bot", error=error_text(e), where=line_in(e, path)
         )
         send({"error": {"problem": text, "advice": _(LOAD_ADVICE), "stage": "find"}})

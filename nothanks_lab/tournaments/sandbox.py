@@ -30,7 +30,7 @@ from ..i18n import _, fmt_decimal, get_language
 from ..rules import Rules, short_repr
 from ..validate import check_int, check_number
 from ..view import PlayerView
-from .botfile import NOT_AN_ANSWER, one_line
+from .botfile import NOT_AN_ANSWER, one_line, written_by_the_child
 from .child import PROGRESS
 from .confine import global_random_seeds
 from .pipes import FrameError, FrameReader, FrameWriter, encode_views
@@ -373,8 +373,17 @@ class IsolatedPolicy:
         if not isinstance(err, dict):
             self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
         assert isinstance(err, dict)
-        problem = one_line(err.get("problem", "it failed"), 500)  # its words: never two lines
-        advice = one_line(err.get("advice", ""), 500)
+        problem, advice = err.get("problem"), err.get("advice", "")
+        if not (
+            isinstance(problem, str)
+            and isinstance(advice, str)
+            and written_by_the_child(problem, advice, self.path.name)
+        ):  # the bot wrote to its pipe itself: its words never pass for the league's
+            self._die(
+                _("it sent the league a report in words of its own, and was stopped"),
+                _("A bot only answers: never write to the pipes of its process."),
+            )
+        problem, advice = one_line(problem, 500), one_line(advice, 500)  # never two lines
         self._die(problem, advice, "find" if err.get("stage") == "find" else "")
 
     def act_many(self, views: list[PlayerView]) -> list[Action]:
