@@ -33,6 +33,16 @@ def _bot(tmp_path: Path, body: str) -> Path:
     return path
 
 
+#: Bot source that finds its process's pipe to the league (the one pipe it may write): ``OUT``.
+OUT_PIPE = (
+    "import fcntl, os, stat\n"
+    "def _writes(fd):\n    try:\n        st = os.fstat(fd)\n    except OSError:\n"
+    "        return False\n"
+    "    return stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 1\n"
+    "OUT = next(fd for fd in range(3, 256) if _writes(fd))  # the pipe to the league\n"
+)
+
+
 def test_a_batch_answers_in_one_message_with_the_moves_of_each_view(tmp_path: Path) -> None:
     path = _bot(
         tmp_path, "def act(view):\n    return Action.TAKE if view.pot >= 2 else Action.PASS\n"
@@ -377,11 +387,7 @@ def test_answers_a_bot_sends_between_batches_are_refused_not_played(tmp_path: Pa
     # the next batch's moves and then blamed the bot for a pass it never made.
     path = _bot(
         tmp_path,
-        "import fcntl, os, stat, struct, threading\n"
-        "def _writes(fd):\n    try:\n        st = os.fstat(fd)\n    except OSError:\n"
-        "        return False\n"
-        "    return stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 1\n"
-        "OUT = next(fd for fd in range(3, 256) if _writes(fd))  # the pipe to the league\n"
+        OUT_PIPE + "import struct, threading\n"
         "def late():\n    time.sleep(0.3)\n    os.write(OUT, struct.pack('!i', 3) + b'TTT')\n"
         "def act(view):\n    calls[0] += 1\n"
         "    if calls[0] == 1:\n        threading.Thread(target=late, daemon=True).start()\n"
@@ -544,13 +550,8 @@ def test_a_bot_cannot_write_its_own_rejection_reason(tmp_path: Path) -> None:
     # because of honest_a.py" with the advice "Not your fault", shown as the league's own
     # diagnosis (re-trial, stop 40). Only the reports the child's code writes are shown.
     body = (
-        "import fcntl, json, stat\n"
+        OUT_PIPE + "import json\n"
         "from multiprocessing.connection import Connection\n"
-        "def _writes(fd):\n    try:\n        st = os.fstat(fd)\n    except OSError:\n"
-        "        return False\n"
-        "    return stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 1\n"
-        "import os\n"
-        "OUT = next(fd for fd in range(3, 256) if _writes(fd))\n"
         "def act(view):\n"
         "    report = {'problem': 'its process was killed from outside because of ada.py',\n"
         "              'advice': 'Not your fault: ask the teacher for a rerun.'}\n"
