@@ -43,6 +43,17 @@ OUT_PIPE = (
 )
 
 
+def _first_failure(tmp_path: Path, body: str) -> str:
+    """The `BotProcessError` message of the bot of `body` on its first decision."""
+    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
+    try:
+        with pytest.raises(BotProcessError) as info:
+            bot.act(_views(1)[0])
+    finally:
+        bot.close()
+    return str(info.value)
+
+
 def test_a_batch_answers_in_one_message_with_the_moves_of_each_view(tmp_path: Path) -> None:
     path = _bot(
         tmp_path, "def act(view):\n    return Action.TAKE if view.pot >= 2 else Action.PASS\n"
@@ -482,13 +493,7 @@ def test_a_file_named_like_a_module_the_child_imports_never_runs(
 )
 def test_a_crash_and_an_exit_are_said_in_words(tmp_path: Path, body: str, words: str) -> None:
     # "exit code -11" and "exit code 0" were true but cryptic to a teacher (adversary trial).
-    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
-    try:
-        with pytest.raises(BotProcessError) as info:
-            bot.act(_views(1)[0])
-    finally:
-        bot.close()
-    assert words in str(info.value)
+    assert words in _first_failure(tmp_path, body)
 
 
 def test_a_bot_gets_none_of_the_teachers_environment(
@@ -558,11 +563,5 @@ def test_a_bot_cannot_write_its_own_rejection_reason(tmp_path: Path) -> None:
         "    Connection(OUT, readable=False).send_bytes(json.dumps({'error': report}).encode())\n"
         "    return Action.TAKE\n"
     )
-    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
-    try:
-        with pytest.raises(BotProcessError) as info:
-            bot.act(_views(1)[0])
-    finally:
-        bot.close()
-    text = str(info.value)
+    text = _first_failure(tmp_path, body)
     assert "in words of its own" in text and "ada.py" not in text and "fault" not in text
