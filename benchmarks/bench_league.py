@@ -12,18 +12,18 @@ load average before each run: with more runnable processes than cores, the bot p
 this one no longer overlap and the ratio drops).
 
 Measured 2026-12-03, 16:38-16:41 UTC, on the shared 2-core project machine (load 0.8-1.3),
-after the lockstep began answering the package's own built-in bots through the compiled
-kernel (`nothanks_lab.fast.answers`) and the bot processes began with an environment of their
-own: with 80 deals (14,400 games), median ratio 1.18 over three pairs (1.49, 1.11, 1.18;
-isolated 660-860 games/s, in-process 550-730); with 20 deals, 1.64 (1.52, 1.68, 1.64). An
-hour earlier, before the last isolation fixes, 1.45 (1.34, 1.45, 1.45) with 80 deals: the
-spread is the machine's. Loading and screening 30 isolated files took 8.6-13.9 s (0.2 s in
-process): a class waits that long before the first game. Before the compiled answers: 0.76
-and 0.77 with 80 deals (isolated about 460 games/s). Where the gain comes from: playing thousands of games side by side lets the parent
-load the built-ins' compiled kernel once and ask it at about 3 us a decision instead of about
-20 us in Python (the heuristic bot); the in-process league plays one game after another
-through each bot's ``act``. The parent still spends about 10% of its time on the messages to
-the bot processes and waits about 10% for them.
+after the lockstep began answering the package's own built-in bots through the compiled kernel
+(`nothanks_lab.fast.answers`) and the bot processes began with an environment of their own:
+with 80 deals (14,400 games), median ratio 1.18 over three pairs (1.49, 1.11, 1.18; isolated
+660-860 games/s, in-process 550-730); with 20 deals, 1.64 (1.52, 1.68, 1.64). An hour earlier,
+before the last isolation fixes, 1.45 (1.34, 1.45, 1.45) with 80 deals: the spread is the
+machine's. Loading and screening 30 isolated files took 8.6-13.9 s (0.2 s in process): a class
+waits that long before the first game. Before the compiled answers: 0.76 and 0.77 with 80 deals
+(isolated about 460 games/s). Where the gain comes from: playing thousands of games side by
+side lets the parent load the built-ins' compiled kernel once and ask it at about 3 us a
+decision instead of about 20 us in Python (the heuristic bot); the in-process league plays one
+game after another through each bot's ``act``. The parent still spends about 10% of its time on
+the messages to the bot processes and waits about 10% for them.
 """
 
 from __future__ import annotations
