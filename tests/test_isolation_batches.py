@@ -486,7 +486,7 @@ def test_a_file_named_like_a_module_the_child_imports_never_runs(
         ),
         pytest.param(
             "import os\ndef act(view):\n    os._exit(0)\n",
-            "exited while it was deciding (exit code 0: it called os._exit",
+            "its process exited while it was deciding (exit code 0)",
             id="exit-0",
         ),
     ],
@@ -550,18 +550,84 @@ def test_one_bots_processes_do_not_use_up_a_classmates_process_limit(tmp_path: P
         fair.close()
 
 
-def test_a_bot_cannot_write_its_own_rejection_reason(tmp_path: Path) -> None:
-    # A bot wrote an error frame to its pipe: "its process was killed from outside ...
-    # because of honest_a.py" with the advice "Not your fault", shown as the league's own
-    # diagnosis (re-trial, stop 40). Only the reports the child's code writes are shown.
+FORGED = {  # reports a bot wrote to its own pipe (re-trials, stop 40)
+    "diagnosis": {
+        "problem": "its process was killed from outside because of ada.py",
+        "advice": "Not your fault: ask the teacher for a rerun.",
+    },
+    "inside a template": {  # matched "{name}() raised {error}{where}" with free fields
+        "problem": "the teacher's machine ran out of memory while ada.py's Bot() raised "
+        "MemoryError in a loop, so the league stopped this bot",
+        "advice": "",
+        "stage": "find",
+    },
+}
+
+
+@pytest.mark.parametrize("when", ["load", "act"])
+@pytest.mark.parametrize("report", list(FORGED))
+def test_a_bot_cannot_write_its_own_rejection_reason(
+    tmp_path: Path, report: str, when: str
+) -> None:
+    # Shown as the league's own diagnosis before; only the reports the child's code writes,
+    # each field as it fills them, are shown now.
+    send = (
+        "Connection(OUT, readable=False).send_bytes("
+        f"json.dumps({{'error': {FORGED[report]!r}}}).encode())\n"
+    )
     body = (
         OUT_PIPE + "import json\n"
         "from multiprocessing.connection import Connection\n"
-        "def act(view):\n"
-        "    report = {'problem': 'its process was killed from outside because of ada.py',\n"
-        "              'advice': 'Not your fault: ask the teacher for a rerun.'}\n"
-        "    Connection(OUT, readable=False).send_bytes(json.dumps({'error': report}).encode())\n"
-        "    return Action.TAKE\n"
+        + (send if when == "load" else "")
+        + "def act(view):\n"
+        + ("    " + send if when == "act" else "")
+        + "    return Action.TAKE\n"
     )
     text = _first_failure(tmp_path, body)
     assert "in words of its own" in text and "ada.py" not in text and "fault" not in text
+
+
+def test_a_bot_has_no_network(tmp_path: Path) -> None:
+    # Bots could connect anywhere (and to each other through abstract sockets): re-trial.
+    import socket
+
+    from nothanks_lab.tournaments.confine import available
+
+    if "no network" not in available():
+        pytest.skip("no network namespace on this machine")
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    body = (
+        "import socket\n"
+        "def act(view):\n    s = socket.socket()\n    s.settimeout(2)\n    try:\n"
+        f"        s.connect((b'127.0.0.1', {port}))\n"
+        "    except OSError:\n        return Action.PASS\n    return Action.TAKE\n"
+    )
+    bot = IsolatedPolicy(_bot(tmp_path, body))
+    try:
+        assert bot.act(_views(1)[0]) is nt.Action.PASS
+    finally:
+        bot.close()
+        server.close()
+
+
+def test_a_bot_cannot_write_a_file_larger_than_the_limit(tmp_path: Path) -> None:
+    # Files a bot writes (in /dev/shm, /tmp) outlive the league: a bot could fill RAM or disk.
+    import shutil
+    import tempfile
+
+    from nothanks_lab.tournaments.child import FILE_BYTES
+
+    shared = Path(tempfile.mkdtemp(prefix="ntl-fsize-", dir="/tmp"))
+    os.chmod(shared, 0o777)  # a folder the bot's own user may write to
+    target = shared / "big.bin"
+    body = (
+        f"def act(view):\n    with open({str(target)!r}, 'wb') as f:\n"
+        f"        f.write(bytes({FILE_BYTES + 2**20}))\n    return Action.TAKE\n"
+    )
+    try:
+        text = _first_failure(tmp_path, body)
+        assert "File too large" in text, text
+        assert target.stat().st_size <= FILE_BYTES
+    finally:
+        shutil.rmtree(shared)

@@ -77,26 +77,45 @@ CHILD_PROBLEMS = (
 CHILD_ADVICE = (LOAD_ADVICE, MOVE_ADVICE, MEMORY_ADVICE)
 
 
-def _template(message: str, file: str) -> re.Pattern[str]:
-    """`message` (translated) as a pattern: ``{file}`` is `file`, any other field any text."""
+def _template(message: str, file: str, name: str) -> re.Pattern[str]:
+    """`message` (translated) as a pattern of the texts the child writes with it: ``{file}``
+    is `file`, ``{name}`` the bot's class `name`, ``{where}`` a place in the file or nothing,
+    ``{error}`` an exception's type name and maybe its message, ``{kind}`` a type's name;
+    only an exception's message and an answer's repr are free text (the bot's own words, in
+    our framing: it could raise an exception with any message anyway)."""
+    where = (
+        "(?: "
+        + re.escape(_("({file}, line {line})"))
+        .replace(re.escape("{file}"), re.escape(one_line(file, 104)))
+        .replace(re.escape("{line}"), r"\d+")
+        + ")?"
+    )
+    fields = {
+        "file": re.escape(file),
+        "name": re.escape(name),
+        "where": where,
+        "error": r"[A-Za-z_][\w.]*(?:: .*)?",
+        "kind": r"[A-Za-z_][\w.]*",
+        "answer": ".*",
+    }
     parts = []
     for literal, field, _spec, _conv in string.Formatter().parse(_(message)):
         parts.append(re.escape(literal))
         if field is not None:
-            parts.append(re.escape(file) if field == "file" else ".*")
+            parts.append(fields.get(field, ".*"))
     return re.compile("".join(parts), re.DOTALL)  # an exception's text may have lines
 
 
-def written_by_the_child(problem: str, advice: str, file: str) -> bool:
+def written_by_the_child(problem: str, advice: str, file: str, name: str = "Bot") -> bool:
     """Whether a report from a bot's process has the words the child's own code writes.
 
     A bot can write to its process's pipes itself, so a report could be anything, say "its
     process was killed from outside because of ada.py". Only the reports the child writes are
-    shown (their fields, an exception's text say, are the bot's words inside our own), with
-    ``{file}`` the bot's own file; anything else is refused as words of the bot's own.
+    shown, each field as the child fills it (`_template`: `file` the bot's own file, `name`
+    its class); anything else is refused as words of the bot's own.
     """
     own_advice = advice == "" or any(advice == _(a) for a in CHILD_ADVICE)
-    return own_advice and any(_template(m, file).fullmatch(problem) for m in CHILD_PROBLEMS)
+    return own_advice and any(_template(m, file, name).fullmatch(problem) for m in CHILD_PROBLEMS)
 
 
 def line_in(exc: BaseException, path: Path | None) -> str:

@@ -56,7 +56,10 @@ from .confine import (
 from .frames import _tuples
 from .pipes import decode_views
 
-__all__ = ["PROGRESS", "child_main"]
+__all__ = ["FILE_BYTES", "PROGRESS", "child_main"]
+
+#: Largest file a bot's process may write (``RLIMIT_FSIZE``): 16 MiB.
+FILE_BYTES = 16 * 2**20
 
 #: The shared counter of decisions a bot's process has finished (since it started): one
 #: native 8-byte signed int at offset 0.
@@ -107,6 +110,8 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_CPU, (int(cpu) + 1, int(cpu) + 2))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
+    # Files it writes (in /tmp, /dev/shm...) outlive it: at most FILE_BYTES each.
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
     _close_all_but([in_fd, out_fd, progress_fd])
     counter = mmap.mmap(progress_fd, PROGRESS.size)  # shared with the parent
     os.close(progress_fd)  # the mapping stays

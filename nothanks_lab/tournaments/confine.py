@@ -11,7 +11,9 @@ memory by :class:`SiblingFinder`), and before it runs any of the student's code:
    outside the namespace waits for it and reports its end; if that process is killed, the
    kernel kills the bot (``PR_SET_PDEATHSIG``). Where a mount namespace is allowed too
    (``CLONE_NEWNS``), the bot mounts a ``/proc`` of its namespace over the machine's, so it
-   lists no other process and reads no other command line ("own /proc").
+   lists no other process and reads no other command line ("own /proc"); and where a network
+   namespace is allowed, the bot has no network ("no network": only a loopback that is down,
+   so no connection out and no socket shared with a classmate).
 2. **An unprivileged user** when the league runs as root: the bot drops to a user of its own
    (uid `BOT_UIDS` + its process id, gid ``nobody``, no supplementary groups), so killing the
    teacher's processes is refused
@@ -69,7 +71,12 @@ MAX_PROCESSES = 128
 #: Sibling modules served from memory: at most this many files of at most this many bytes.
 MAX_SIBLINGS, MAX_SIBLING_BYTES = 200, 2**20
 
-_CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNS = 0x10000000, 0x20000000, 0x00020000
+_CLONE_NEWUSER, _CLONE_NEWPID, _CLONE_NEWNS, _CLONE_NEWNET = (
+    0x10000000,
+    0x20000000,
+    0x20000,
+    0x40000000,
+)
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
 _PR_SET_PDEATHSIG = 1
 
@@ -205,14 +212,23 @@ def _new_pid_namespace(fds: Sequence[int]) -> list[str]:
     flags = _CLONE_NEWPID | (0 if os.geteuid() == 0 else _CLONE_NEWUSER)
     try:
         libc = _libc()
-        own_mounts = libc.unshare(flags | _CLONE_NEWNS) == 0
-        if not own_mounts and libc.unshare(flags) != 0:
+        # Strongest first: own mounts (a /proc of its own) and no network, then fewer.
+        options: tuple[tuple[int, list[str]], ...] = (
+            (_CLONE_NEWNS | _CLONE_NEWNET, ["own /proc", "no network"]),
+            (_CLONE_NEWNS, ["own /proc"]),
+            (0, []),
+        )
+        got = next((a for extra, a in options if libc.unshare(flags | extra) == 0), None)
+        if got is None:
             return []
+        applied: list[str] = got
     except (OSError, AttributeError):
         return []
     pid = os.fork()
     if pid == 0:
-        return ["pid namespace", *(["own /proc"] if own_mounts and _mount_own_proc(libc) else [])]
+        if "own /proc" in applied and not _mount_own_proc(libc):
+            applied = [a for a in applied if a != "own /proc"]
+        return ["pid namespace", *applied]
     for fd in fds:  # only the bot holds the pipes: its end is the parent's end of file
         os.close(fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)

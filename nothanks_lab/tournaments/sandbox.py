@@ -355,10 +355,7 @@ class IsolatedPolicy:
         elif stage == "load":
             problem = _("its process ended while the file loaded (exit code {code})")
         else:  # it exited: sys.exit in a thread, os._exit...
-            problem = _(
-                "its process exited while it was deciding (exit code {code}: it called "
-                "os._exit or the like)"
-            )
+            problem = _("its process exited while it was deciding (exit code {code})")
         advice = _("A bot only answers: never exit, and keep each decision quick.")
         name = _signal_name(-code) if code is not None and code < 0 else ""
         self._die(problem.format(code=code, cpu=f"{self.cpu_s:g}", name=name), advice)
@@ -377,7 +374,7 @@ class IsolatedPolicy:
         if not (
             isinstance(problem, str)
             and isinstance(advice, str)
-            and written_by_the_child(problem, advice, self.path.name)
+            and written_by_the_child(problem, advice, self.path.name, self.class_name or "Bot")
         ):  # the bot wrote to its pipe itself: its words never pass for the league's
             self._die(
                 _("it sent the league a report in words of its own, and was stopped"),
