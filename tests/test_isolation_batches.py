@@ -43,6 +43,15 @@ OUT_PIPE = (
 )
 
 
+def _first_move(tmp_path: Path, body: str) -> nt.Action:
+    """The move of the bot of `body` in its first decision."""
+    bot = IsolatedPolicy(_bot(tmp_path, body))
+    try:
+        return bot.act(_views(1)[0])
+    finally:
+        bot.close()
+
+
 def _first_failure(tmp_path: Path, body: str) -> str:
     """The `BotProcessError` message of the bot of `body` on its first decision."""
     bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
@@ -339,8 +348,9 @@ def test_no_bot_can_read_a_classmates_seeds_from_the_process_list(
     # shows no other process at all (not the teacher's command line with its --seed either).
     from nothanks_lab.tournaments.confine import available, global_random_seeds
 
-    seeds = [str(s) for s in global_random_seeds((55_555, 2))]
-    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    seeds = [str(s) for s in global_random_seeds((55_555, 2)) or []]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
     other = IsolatedPolicy(
         _bot(tmp_path / "b", "def act(view):\n    return Action.TAKE\n"), seed=(55_555, 2)
     )
@@ -509,11 +519,7 @@ def test_a_bot_gets_none_of_the_teachers_environment(
         "    seen = ''.join(os.environ.values())\n"
         "    return Action.TAKE if '918273645' in seen or 'hub-token' in seen else Action.PASS\n"
     )
-    bot = IsolatedPolicy(_bot(tmp_path, body))
-    try:
-        assert bot.act(_views(1)[0]) is nt.Action.PASS
-    finally:
-        bot.close()
+    assert _first_move(tmp_path, body) is nt.Action.PASS
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="bots get users of their own only under root")
@@ -523,7 +529,8 @@ def test_one_bots_processes_do_not_use_up_a_classmates_process_limit(tmp_path: P
     # for "can't start new thread" (re-trial, stop 40).
     from nothanks_lab.tournaments.confine import MAX_PROCESSES
 
-    (tmp_path / "hog").mkdir(), (tmp_path / "fair").mkdir()
+    (tmp_path / "hog").mkdir()
+    (tmp_path / "fair").mkdir()
     hog = IsolatedPolicy(
         _bot(
             tmp_path / "hog",
@@ -603,11 +610,9 @@ def test_a_bot_has_no_network(tmp_path: Path) -> None:
         f"        s.connect((b'127.0.0.1', {port}))\n"
         "    except OSError:\n        return Action.PASS\n    return Action.TAKE\n"
     )
-    bot = IsolatedPolicy(_bot(tmp_path, body))
     try:
-        assert bot.act(_views(1)[0]) is nt.Action.PASS
+        assert _first_move(tmp_path, body) is nt.Action.PASS
     finally:
-        bot.close()
         server.close()
 
 
