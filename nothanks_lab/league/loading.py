@@ -27,6 +27,7 @@ from ..tournaments.botfile import (
     line_in,
     module_of,
     one_line,
+    shown_file,
 )
 from ..validate import MAX_SCREEN_ROUNDS, check_count
 from .limits import _time_limit, _TimeUp
@@ -81,7 +82,7 @@ def shown_names(path: Path) -> tuple[str, str]:
     """(bot name, file name) of a league file as the teacher's report shows them: its stem and
     its name, each one printable line (a file name may hold newlines and escape codes that
     would forge lines of the report; "?" for a name of nothing else)."""
-    return one_line(path.stem, 100) or "?", one_line(path.name, 104) or "?"
+    return one_line(path.stem, 100) or "?", shown_file(path)
 
 
 _FIND_ADVICE = N_(

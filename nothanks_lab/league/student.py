@@ -23,7 +23,7 @@ from ..engine import Action
 from ..i18n import N_, _, fmt_decimal, ngettext
 from ..play import PolicyError, policy_name
 from ..rules import short_repr
-from ..tournaments.botfile import NOT_A_MOVE, error_text, line_in, one_line, type_name
+from ..tournaments.botfile import NOT_A_MOVE, error_text, line_in, shown_file, type_name
 from ..view import PlayerView
 from .limits import _TimeUp
 
@@ -67,7 +67,7 @@ class StudentBot:
     @property
     def file(self) -> str | None:
         """The file's name (``ada.py``), or None for a bot made in a notebook."""
-        return None if self.path is None else one_line(self.path.name, 104) or "?"
+        return None if self.path is None else shown_file(self.path)
 
     @property
     def rng(self) -> np.random.Generator | None:

@@ -30,9 +30,15 @@ __all__ = [
     "line_in",
     "module_of",
     "one_line",
+    "shown_file",
     "type_name",
     "written_by_the_child",
 ]
+
+
+def shown_file(path: Path) -> str:
+    """A bot file's name as the teacher's report shows it: one printable line ("?" if none)."""
+    return one_line(path.name, 104) or "?"
 
 
 def one_line(text: object, limit: int) -> str:
@@ -86,7 +92,7 @@ def _template(message: str, file: str, name: str) -> re.Pattern[str]:
     where = (
         "(?: "
         + re.escape(_("({file}, line {line})"))
-        .replace(re.escape("{file}"), re.escape(one_line(file, 104)))
+        .replace(re.escape("{file}"), re.escape(shown_file(Path(file))))
         .replace(re.escape("{line}"), r"\d+")
         + ")?"
     )
@@ -133,7 +139,7 @@ def line_in(exc: BaseException, path: Path | None) -> str:
     return (
         ""
         if line is None
-        else " " + _("({file}, line {line})").format(file=one_line(path.name, 104), line=line)
+        else " " + _("({file}, line {line})").format(file=shown_file(path), line=line)
     )
 
 
