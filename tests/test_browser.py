@@ -173,14 +173,16 @@ def test_a_round_clicked_through_to_final_scores(voila_url: str) -> None:
                 )
             else:
                 take.click()
-            last_click = time.monotonic()
             page.wait_for_function(
                 "n => document.querySelectorAll('.nothanks-log li').length > n",
                 arg=before,
-                # A liveness bound, as the bot's turn above (20 s): 10 s was missed once in
-                # a fresh-clone CI with the suite's other worker beside it.
                 timeout=20_000,
             )
+            # The double-click window runs from the kernel's redraw of this move, which the
+            # browser has now seen: the next click waits out the window from here, not from
+            # the click (a click that reached a busy kernel late was once ignored as the
+            # second half of a double click, and the log never grew).
+            last_click = time.monotonic()
         assert passes == 1
 
         seats = page.locator(".nothanks-table tr").count() - 1

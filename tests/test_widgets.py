@@ -175,6 +175,25 @@ def test_double_click_makes_one_move() -> None:
     assert [e.action for e in t.game.history] == [nt.Action.TAKE, nt.Action.TAKE]
 
 
+def test_double_click_window_runs_from_the_end_of_a_slow_move() -> None:
+    # The move and its redraw take 2 s (bots moving at once): the double click's second half,
+    # queued behind it, arrives 0.1 s after the redraw and is still ignored.
+    now = [100.0]
+    t = PlayTable(bot_delay=None, seed=4)
+    t.clock = lambda: now[0]
+    redraw = t._render
+
+    def slow_redraw() -> None:
+        now[0] += 2.0
+        redraw()
+
+    t._render = slow_redraw  # type: ignore[method-assign]
+    t.take_button.click()
+    now[0] += 0.1
+    t.take_button.click()
+    assert len(t.game.history) == 1 and "double click" in t.reason.value
+
+
 def test_clicks_while_bots_move_are_refused(snapshot: Any) -> None:
     t = PlayTable(bot_delay=None, double_click_s=0, seed=5)
     t.pass_button.click()

@@ -82,8 +82,8 @@ class PlayTable(TableSetup, RoundFiles):
         hide_chips: show opponents' chip counts as "?" (a memory exercise).
         rounds: 1 for a single round, more for a match with cumulative scores.
         bot_delay: seconds between bot moves; 0 moves them at once, None only on `advance()`.
-        double_click_s: a second click on Take / No Thanks! within this many seconds of the
-            previous move is ignored (so a double click never makes two moves).
+        double_click_s: a second click on Take / No Thanks! within this many seconds after the
+            previous move was drawn is ignored (so a double click never makes two moves).
         rules: the rule set (default: the standard game).
         review_rollouts: rollouts per move of "Review my round" (default: `nt.review`'s).
         language: ``"en"`` or ``"pt_BR"`` for everything the table shows (default: the
@@ -370,8 +370,13 @@ class PlayTable(TableSetup, RoundFiles):
                 self._notice(_("Ignored a second click right after your move (a double click?)."))
                 return False
             self.session.play(action)  # IllegalActionError leaves the round unchanged
-            self._last_move_at = now
-            self._after_change()
+            try:
+                self._after_change()
+            finally:
+                # The window runs from when the move's redraw was sent, not from when the click
+                # arrived: a redraw that takes long (bots moving at once) must not let a double
+                # click's second half, queued behind it, through as a move.
+                self._last_move_at = self.clock()
             return True
 
     @speaks
