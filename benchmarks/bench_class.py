@@ -35,18 +35,9 @@ from typing import Any
 
 import psutil
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-extensions",
-    "--renderer-process-limit=4",
-]
+from nothanks_lab.kit.handouts import BROWSER_ARGS
+
+ARGS = [*BROWSER_ARGS, "--disable-extensions", "--renderer-process-limit=4"]
 #: PlayTable ignores a second click within 0.3 s on purpose; moves are paced above that.
 MOVE_GAP_S = 1.0
 #: CPU seconds the measuring browser used from its start to the last move (filled by class_trial).

@@ -28,7 +28,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CLICK_GAP_S, CLIPPED, WRAPPED_NAMES, chromium_page, free_port
+from browser_support import (
+    CHROMIUM,
+    CLICK_GAP_S,
+    CLIPPED,
+    DRAWN,
+    WRAPPED_NAMES,
+    chromium_page,
+    click_to_figures_s,
+    free_port,
+    stop,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -105,16 +114,6 @@ def wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: f
     raise TimeoutError(f"jupyter lab did not answer {url} within {timeout} s")
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server (it shuts its kernels down); kill its process group if it hangs."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # the group this test started (server + kernels)
-        proc.wait()
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """JupyterLab on 127.0.0.1 serving a temporary directory, with throwaway settings."""
@@ -169,7 +168,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             wait_until_up(f"http://127.0.0.1:{port}/api", proc, log_path)
             yield Lab(f"http://127.0.0.1:{port}/", root, log_path)
         finally:
-            stop(proc)
+            stop(proc, 20, group=True)  # the group this test started (server + kernels)
 
 
 def open_and_run(page: Any, lab: Lab, name: str) -> Any:
@@ -202,42 +201,9 @@ def no_tracebacks(panel: Any) -> None:
     assert stderr.count() == 0, stderr.all_inner_texts()
 
 
-DRAWN = ".nothanks-{kind} .nothanks-figure[data-drawn]"
-LAST_ID = """(s) => { const l = document.querySelectorAll(s);
-                      return l.length ? l[l.length - 1].id : ''; }"""
-
-
-def drawn_ids(page: Any) -> list[str]:
-    """The ids of the last drawn in-play and gaps figures ('' when none)."""
-    return [page.evaluate(LAST_ID, DRAWN.format(kind=k)) for k in ("in-play", "gaps")]
-
-
 def click_card(page: Any, panel: Any, card: int) -> float:
-    """Click a card in the probability explorer; wait for both figures to redraw.
-
-    Returns the seconds from the click event to the later of the two figures drawn, timed in
-    the page (each figure stamps ``data-drawn`` with ``performance.now()``).
-    """
-    page.evaluate(
-        "() => { if (!window.__clickWatch) { window.__clickWatch = true; "
-        "document.addEventListener('click', () => { window.__clickAt = performance.now(); },"
-        " true); } }"
-    )
-    before = drawn_ids(page)
-    panel.get_by_role("button", name=str(card), exact=True).click()
-    page.wait_for_function(
-        f"""([s1, s2, b1, b2]) => {{ const last = {LAST_ID};
-            return last(s1) !== b1 && last(s2) !== b2 && last(s1) !== '' && last(s2) !== ''; }}""",
-        arg=[DRAWN.format(kind="in-play"), DRAWN.format(kind="gaps"), *before],
-        timeout=15_000,
-    )
-    drawn_at = page.evaluate(
-        """(sels) => Math.max(...sels.map(s => {
-            const l = document.querySelectorAll(s);
-            return Number(l[l.length - 1].dataset.drawn); }))""",
-        [DRAWN.format(kind="in-play"), DRAWN.format(kind="gaps")],
-    )
-    return float(drawn_at - page.evaluate("() => window.__clickAt")) / 1000
+    """Click a card in the probability explorer; the seconds until both figures redrew."""
+    return click_to_figures_s(page, panel.get_by_role("button", name=str(card), exact=True))
 
 
 def gap_ticks(page: Any) -> list[str]:

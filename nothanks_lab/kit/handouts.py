@@ -43,15 +43,17 @@ _OFFLINE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 """
 #: Where the PDF handouts look for a browser (Debian's package; CI installs it).
 CHROMIUM = "/usr/bin/chromium"
-_BROWSER_ARGS = [
+#: Its command-line switches: headless, no sandbox (root in containers), nothing online.
+BROWSER_ARGS = (
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
+    "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-]
+)
 # plotly's "notebook" renderer adds MathJax from a CDN to every figure; the lessons' figures
 # hold no LaTeX, so a handout drops it.
 _CDN_MATHJAX = re.compile(
@@ -198,7 +200,7 @@ def print_pdfs(pages: Sequence[Path], *, wait_ms: int = 1000) -> list[Path]:
 
     written = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=_BROWSER_ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=list(BROWSER_ARGS))
         try:
             page = browser.new_page()
             page.route(
