@@ -16,8 +16,10 @@ someone's run go round).
 
 Rollouts come in doubling batches (500, 1,000, 2,000, ... up to `n` per move) and stop as soon
 as the label can no longer change (a sequential stopping rule), so a clear decision costs a few
-hundred rollouts and a close one the full count. Without a `seed` the randomness is derived
-from the round's public content (the rules, the seats, the moves; see :func:`round_seed`), so
+hundred rollouts. A close call, whose cost lies so near a threshold that even `n` rollouts would
+most likely leave its interval across it, stops as soon as that is foreseen, from a quarter of
+`n` on (:mod:`nothanks_lab.analysis.labels`): its label is the milder one its interval allows,
+as it would most likely be at `n`. Without a `seed` the randomness is derived from the round's public content (the rules, the seats, the moves; see :func:`round_seed`), so
 the same round gets the same labels every time, also after ``to_json``/``from_json``.
 
 The better move is the one with the lower expected final score. The *cost* of the move played
@@ -61,6 +63,15 @@ from .analysis import (
     exact_cheap,
     exact_evaluation,
 )
+from .analysis.labels import (
+    DEFAULT_ROLLOUTS as DEFAULT_ROLLOUTS,
+    FIRST_BATCH as FIRST_BATCH,
+    LABELS,
+    THRESHOLDS,
+    Thresholds,
+    _beyond_the_budget,
+    _settled_diff,
+)
 from .bots.specs import bot_label
 from .engine import Action, Game, SeedLike
 from .i18n import _, fmt_decimal, fmt_percent, ngettext
@@ -78,53 +89,6 @@ __all__ = [
     "review",
     "round_seed",
 ]
-
-#: The labels, from best to worst.
-LABELS = ("good", "inaccuracy", "mistake", "blunder")
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Expected points a move must lose, beyond doubt, to earn each label."""
-
-    inaccuracy: float = 1.0
-    """The cost's 95% interval lies at or above this: an inaccuracy."""
-    mistake: float = 3.0
-    """The cost's 95% interval lies at or above this: a mistake."""
-    blunder: float = 6.0
-    """The cost's 95% interval lies at or above this: a blunder."""
-
-    def __post_init__(self) -> None:
-        values = (self.inaccuracy, self.mistake, self.blunder)
-        if not all(isinstance(v, int | float) and math.isfinite(v) for v in values) or not (
-            0 < self.inaccuracy <= self.mistake <= self.blunder
-        ):
-            raise ValueError(
-                "thresholds must be finite numbers with 0 < inaccuracy <= mistake <= blunder; "
-                f"got {values}"
-            )
-
-    def label(self, cost_low: float) -> str:
-        """The label of a move whose cost's 95% interval starts at `cost_low`.
-
-        >>> THRESHOLDS.label(0.4), THRESHOLDS.label(3.2), THRESHOLDS.label(12.0)
-        ('good', 'mistake', 'blunder')
-        """
-        if cost_low >= self.blunder:
-            return "blunder"
-        if cost_low >= self.mistake:
-            return "mistake"
-        if cost_low >= self.inaccuracy:
-            return "inaccuracy"
-        return "good"
-
-
-#: The declared thresholds every review uses unless given others.
-THRESHOLDS = Thresholds()
-#: Most rollouts per move a decision gets (when its label is not settled sooner).
-DEFAULT_ROLLOUTS = 8000
-#: Rollouts per move of the first batch; each later batch doubles the count so far.
-FIRST_BATCH = 500
 
 _ZERO = Interval(0.0, 0.0, 0.0, 0)
 
@@ -370,8 +334,9 @@ class Review:
             ).format(name=self.name, seat=self.seat, **marks)
         return _(
             "Review of {name} (seat {seat}): up to {n} rollouts per move (fewer once a label is "
-            "settled), {policy}; labels from the cost's 95% interval: inaccuracy >= {inaccuracy}, "
-            "mistake >= {mistake}, blunder >= {blunder} expected points"
+            "settled, or cannot be within {n}), {policy}; labels from the cost's 95% interval: "
+            "inaccuracy >= {inaccuracy}, mistake >= {mistake}, blunder >= {blunder} expected "
+            "points"
         ).format(name=self.name, seat=self.seat, n=self.n, policy=bot_label(self.policy), **marks)
 
     def __str__(self) -> str:
@@ -445,21 +410,6 @@ def _judge(
     )
 
 
-def _settled(action: Action, ev: PositionEvaluation, thresholds: Thresholds) -> bool:
-    """Whether more rollouts could not change the label of `action` (forced: always settled).
-
-    The cost of the move played against the other move lies, with 95% confidence, in an
-    interval; the label is settled when both ends of that interval earn the same label.
-    """
-    return ev.score_diff is None or _settled_diff(action, ev.score_diff, thresholds)
-
-
-def _settled_diff(action: Action, d: Interval, thresholds: Thresholds) -> bool:
-    """`_settled` on the paired Take − No Thanks! difference `d` alone."""
-    low, high = (d.low, d.high) if action is Action.TAKE else (-d.high, -d.low)
-    return thresholds.label(max(low, 0.0)) == thresholds.label(max(high, 0.0))
-
-
 def round_seed(game: Game, seat: int) -> np.random.SeedSequence:
     """The randomness of a review without a seed: a hash of the round's public content.
 
@@ -491,8 +441,9 @@ def review(
 
     Each decision's position is valued by :func:`~nothanks_lab.analysis.evaluate_position` in
     doubling batches, `n_first` rollouts per move first (default :data:`FIRST_BATCH`), until
-    the label is settled (the cost's interval no longer straddles a threshold) or `n` per move
-    is reached. The rollouts play `policy` for the seat and `field` for the others (one policy,
+    the label is settled (the cost's interval no longer straddles a threshold), until `n` per
+    move would not settle it either (judged from a quarter of `n` on), or `n` per move is
+    reached. The rollouts play `policy` for the seat and `field` for the others (one policy,
     or one per seat; both :func:`~nothanks_lab.analysis.advice_policy` by default, as in the
     hints). `seed` fixes the randomness; without one it is derived from the round
     itself (:func:`round_seed`), so the same round always gets the same review. Labels follow
@@ -574,7 +525,9 @@ def review(
             view = replay.view(seat)
 
             def settled(d: Interval, action: Action = event.action) -> bool:
-                return _settled_diff(action, d, thresholds)
+                return _settled_diff(action, d, thresholds) or _beyond_the_budget(
+                    action, d, thresholds, n
+                )
 
             ev = exact_evaluation(view) if exact else None
             ev = ev or evaluate_position(

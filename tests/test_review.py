@@ -8,12 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import nothanks_lab as nt
 from nothanks_lab.__main__ import main, run
+from nothanks_lab.analysis.labels import _beyond_the_budget, _settled
+from nothanks_lab.bots import make_bot
 from nothanks_lab.plots import plot_review
-from nothanks_lab.review import LABELS, THRESHOLDS, Review, Thresholds, _settled
+from nothanks_lab.review import LABELS, THRESHOLDS, Review, Thresholds
+from nothanks_lab.stats import Interval
 
 T, P = nt.Action.TAKE, nt.Action.PASS
 REST = [c for c in range(3, 36) if c not in (27, 28, 29, 35)]
@@ -139,6 +143,53 @@ def test_settled_only_when_both_ends_of_the_interval_earn_the_same_label() -> No
     assert _settled(P, ev, THRESHOLDS)  # clearly good
     forced = evaluate_position(position_view(35, 0, my_chips=0), n=50, seed=1)
     assert _settled(T, forced, THRESHOLDS)
+
+
+def test_a_close_call_stops_once_the_full_budget_is_foreseen_not_to_settle_it() -> None:
+    # Take's cost is Take − No Thanks!; 2,000 of 8,000 rollouts played, half-width 0.8.
+    near = Interval(3.1, 2.3, 3.9, 2000)  # centre 0.1 above the mistake mark: at 8,000 +-0.4
+    assert not THRESHOLDS.label(2.3) == THRESHOLDS.label(3.9)  # not settled today
+    assert _beyond_the_budget(T, near, THRESHOLDS, 8000)
+    far = Interval(3.7, 2.9, 4.5, 2000)  # centre 0.7 above it: 8,000 would settle "mistake"
+    assert not _beyond_the_budget(T, far, THRESHOLDS, 8000)
+    assert not _beyond_the_budget(T, near, THRESHOLDS, 8001 * 4)  # under a quarter: go on
+    assert not _beyond_the_budget(T, Interval(3.1, 2.3, 3.9, 8000), THRESHOLDS, 8000)
+    # No Thanks!'s cost is the difference turned round: the same interval, mirrored.
+    assert _beyond_the_budget(P, Interval(-3.1, -3.9, -2.3, 2000), THRESHOLDS, 8000)
+    assert not _beyond_the_budget(P, near, THRESHOLDS, 8000)  # a good pass: settled anyway
+
+
+def test_close_calls_keep_the_label_the_full_budget_would_most_likely_give() -> None:
+    # A review with the early stop labels as one that plays on to the full budget, except for
+    # moves it stopped early on (close calls), and those by one step at most; it plays fewer.
+    import importlib
+
+    rv = importlib.import_module("nothanks_lab.review")
+    g = nt.Game(3, seed=9)
+    bots = [make_bot("linear"), make_bot("marginal"), make_bot("linear")]
+    slips = np.random.default_rng(9)
+    while not g.is_over:
+        s = g.current_player
+        a = bots[s].act(g.view(s))
+        if s == 0 and g.view(0).can_pass and slips.random() < 0.2:
+            a = P if a is T else T
+        g.step(a)
+    early = nt.review(g, 0, n=4000)
+    full_only = rv._beyond_the_budget
+    try:
+        rv._beyond_the_budget = lambda *args: False
+        full = nt.review(g, 0, n=4000)
+    finally:
+        rv._beyond_the_budget = full_only
+    order = list(LABELS)
+    for a, b in zip(early.moves, full.moves, strict=True):
+        if a.label != b.label:
+            assert a.score_diff is not None and b.score_diff is not None
+            assert a.score_diff.n < b.score_diff.n, (a, b)
+            assert abs(order.index(b.label) - order.index(a.label)) == 1, (a.label, b.label)
+    assert sum(m.score_diff.n for m in early.moves if m.score_diff) < sum(
+        m.score_diff.n for m in full.moves if m.score_diff
+    )
 
 
 @pytest.mark.parametrize("bad", [-1, 3, 1.0, "0", None])
