@@ -19,8 +19,9 @@ as the label can no longer change (a sequential stopping rule), so a clear decis
 hundred rollouts. A close call, whose cost lies so near a threshold that even `n` rollouts would
 most likely leave its interval across it, stops as soon as that is foreseen, from a quarter of
 `n` on (:mod:`nothanks_lab.analysis.labels`): its label is the milder one its interval allows,
-as it would most likely be at `n`. Without a `seed` the randomness is derived from the round's public content (the rules, the seats, the moves; see :func:`round_seed`), so
-the same round gets the same labels every time, also after ``to_json``/``from_json``.
+as it would most likely be at `n`. Without a `seed` the randomness is derived from the round's
+public content (the rules, the seats, the moves; see :func:`round_seed`), so the same round gets
+the same labels every time, also after ``to_json``/``from_json``.
 
 The better move is the one with the lower expected final score. The *cost* of the move played
 is the expected points it loses against the better move (0 when it is the better move), with
@@ -64,8 +65,8 @@ from .analysis import (
     exact_evaluation,
 )
 from .analysis.labels import (
-    DEFAULT_ROLLOUTS as DEFAULT_ROLLOUTS,
-    FIRST_BATCH as FIRST_BATCH,
+    DEFAULT_ROLLOUTS,
+    FIRST_BATCH,
     LABELS,
     THRESHOLDS,
     Thresholds,

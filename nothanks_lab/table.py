@@ -432,7 +432,8 @@ class TableSession:
         defaults to one derived from the round itself, so the same round always gets the same
         review, also once saved and loaded. `progress(done, total)` follows the decisions.
         """
-        from .review import DEFAULT_ROLLOUTS, review
+        from .analysis.labels import DEFAULT_ROLLOUTS
+        from .review import review
 
         return review(
             self.game,

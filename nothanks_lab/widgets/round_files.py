@@ -117,8 +117,9 @@ class RoundFiles:
         `ValueError` saying what is wrong with it; the table is left as it was.
         """
         from ..analysis import rollout_field_of_specs
+        from ..analysis.labels import DEFAULT_ROLLOUTS
         from ..records import load_round
-        from ..review import DEFAULT_ROLLOUTS, review
+        from ..review import review
 
         self._check_no_review_running()
         record = load_round(text, seed=0)
