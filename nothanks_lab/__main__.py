@@ -262,20 +262,17 @@ def _lessons_parser(sub: Any) -> None:
         default=None,
         help=_("folder of the lesson notebooks (default: notebooks/ of the source checkout)"),
     )
-    e.add_argument(
-        "--lesson",
-        action="append",
-        default=None,
-        metavar="STEM",
-        help=_("export only this lesson, e.g. 04_chip_value (repeat for more; default all)"),
-    )
-    e.add_argument(
-        "--handout",
-        action="append",
-        default=None,
-        metavar="STEM",
-        help=_("make handouts only for this lesson (repeat for more; default every lesson)"),
-    )
+    for flag, what in (  # the lessons to export, the lessons to make handouts of
+        (
+            "--lesson",
+            _("export only this lesson, e.g. 04_chip_value (repeat for more; default all)"),
+        ),
+        (
+            "--handout",
+            _("make handouts only for this lesson (repeat for more; default every lesson)"),
+        ),
+    ):
+        e.add_argument(flag, action="append", default=None, metavar="STEM", help=what)
     e.add_argument("--skip-handouts", action="store_true", help=_("write no handouts (fast)"))
     e.add_argument(
         "--no-execute",

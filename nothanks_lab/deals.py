@@ -42,6 +42,7 @@ __all__ = [
     "deal_into",
     "deal_one",
     "deal_range",
+    "dealer_args",
     "mix64",
     "stream_key",
 ]
@@ -136,6 +137,15 @@ def stream_key(seed: SeedLike | np.ndarray) -> np.ndarray:
     return np.random.default_rng(int(seed)).integers(0, 2**64, size=2, dtype=np.uint64)
 
 
+def dealer_args(
+    key: np.ndarray, game: int, rules: Rules
+) -> tuple[np.uint64, np.uint64, np.int64, np.int64, np.int64]:
+    """The leading arguments of the dealers (`deal_into`, `deal_range`) and of the compiled
+    kernels that deal: the stream `key`'s two words, the game index `game` (the first, for a
+    range) and the card range, typed as they are compiled for."""
+    return key[0], key[1], np.int64(game), np.int64(rules.low_card), np.int64(rules.n_cards)
+
+
 @keyword_only_after(1, "seed", "start", "count")
 def deal_decks(
     rules: Rules | None, *, seed: SeedLike | np.ndarray, start: int = 0, count: int = 1
@@ -157,9 +167,7 @@ def deal_decks(
     out = np.empty((int(count), rules.n_in_play), dtype=np.int64)
     from .jit import jit_pure  # numba loads only when deals are made
 
-    jit_pure(deal_range)(
-        key[0], key[1], np.int64(start), np.int64(rules.low_card), np.int64(rules.n_cards), out
-    )
+    jit_pure(deal_range)(*dealer_args(key, start, rules), out)
     return out
 
 
@@ -177,15 +185,7 @@ def deal_one(rules: Rules | None, *, seed: SeedLike | np.ndarray, game: int = 0)
     out = np.empty(rules.n_in_play, dtype=np.int64)
     box = np.empty(rules.n_cards, dtype=np.int64)
     with np.errstate(over="ignore"):  # uint64 arithmetic wraps on purpose, as in numba
-        deal_into(
-            key[0],
-            key[1],
-            np.int64(game),
-            np.int64(rules.low_card),
-            np.int64(rules.n_cards),
-            out,
-            box,
-        )
+        deal_into(*dealer_args(key, game, rules), out, box)
     return out
 
 

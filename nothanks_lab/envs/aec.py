@@ -22,16 +22,8 @@ from pettingzoo import AECEnv
 from ..engine import Game
 from ..rules import Rules
 from ..validate import check_players, check_rules, check_seed
-from .encoding import (
-    check_action,
-    check_reward,
-    encode_view,
-    mask_of_view,
-    obs_high,
-    obs_size,
-    round_rewards,
-)
-from .text import render_text
+from .encoding import check_action, check_reward, obs_high, obs_size, observe_seat, round_rewards
+from .text import render_ansi
 
 __all__ = ["NoThanksAEC", "aec_env", "check_render_mode", "next_game"]
 
@@ -124,10 +116,8 @@ class NoThanksAEC(AECEnv):  # type: ignore[misc]  # an untyped base class
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None:
             raise ValueError("call reset() before observe()")
-        seat = self._seat(agent)
-        view = self.game.view(seat)
-        to_act = not self.game.is_over and self.game.current_player == seat
-        return {"observation": encode_view(view), "action_mask": mask_of_view(view, to_act)}
+        obs, mask = observe_seat(self.game, self._seat(agent))
+        return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game, self._rng = next_game(self.n_players, self.rules, seed, self._rng, options)
@@ -162,11 +152,7 @@ class NoThanksAEC(AECEnv):  # type: ignore[misc]  # an untyped base class
             self.agent_selection = self.possible_agents[self.game.current_player]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        if self.game is None:
-            return "(no round yet: call reset())"
-        return render_text(self.game)
+        return render_ansi(self.render_mode, self.game)
 
     def close(self) -> None:
         pass

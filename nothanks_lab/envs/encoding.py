@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .. import core
-from ..engine import Action
+from ..engine import Action, Game
 from ..rules import Rules
 from ..view import PlayerView
 
@@ -46,6 +46,7 @@ __all__ = [
     "mask_of_view",
     "obs_high",
     "obs_size",
+    "observe_seat",
     "round_rewards",
 ]
 
@@ -153,6 +154,13 @@ def mask_of_view(view: PlayerView, to_act: bool) -> np.ndarray:
         mask[1] = 1
         mask[0] = 1 if view.my_chips > 0 else 0
     return mask
+
+
+def observe_seat(game: Game, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """`seat`'s observation in `game` and its action mask (all 0 unless the seat is to act)."""
+    view = game.view(seat)
+    to_act = not game.is_over and game.current_player == seat
+    return encode_view(view), mask_of_view(view, to_act)
 
 
 def round_rewards(points: Any, chips: Any, reward: str) -> np.ndarray:

@@ -24,16 +24,8 @@ from ..engine import Game
 from ..rules import Rules
 from ..validate import check_players, check_rules, check_seat, check_seed
 from .aec import check_render_mode, next_game
-from .encoding import (
-    check_action,
-    check_reward,
-    encode_view,
-    mask_of_view,
-    obs_high,
-    obs_size,
-    round_rewards,
-)
-from .text import render_text
+from .encoding import check_action, check_reward, obs_high, obs_size, observe_seat, round_rewards
+from .text import render_ansi
 
 __all__ = ["GYM_ID", "NoThanksEnv", "seat_opponents"]
 
@@ -131,9 +123,8 @@ class NoThanksEnv(gym.Env):
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self.game is not None
-        view = self.game.view(self.seat)
-        to_act = not self.game.is_over and self.game.current_player == self.seat
-        return encode_view(view), {"action_mask": mask_of_view(view, to_act)}
+        obs, mask = observe_seat(self.game, self.seat)
+        return obs, {"action_mask": mask}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -164,11 +155,7 @@ class NoThanksEnv(gym.Env):
         return obs, reward, self._done, False, info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        if self.game is None:
-            return "(no round yet: call reset())"
-        return render_text(self.game)
+        return render_ansi(self.render_mode, self.game)
 
 
 if GYM_ID not in gym.registry:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..engine import Game
 from ..render.tables import text_table
 
-__all__ = ["render_text"]
+__all__ = ["render_ansi", "render_text"]
 
 
 def render_text(game: Game) -> str:
@@ -34,3 +34,13 @@ def render_text(game: Game) -> str:
         rows.append([f"{mark} player_{seat}", str(chips), shown, str(score)])
     table = text_table(["seat", "chips", "cards", "score"], rows, right={1, 3})
     return f"{head}\n{table}"
+
+
+def render_ansi(render_mode: str | None, game: Game | None) -> str | None:
+    """What an environment's ``render()`` returns: None without a render mode, else `game`'s
+    table (a note instead before the first reset)."""
+    if render_mode is None:
+        return None
+    if game is None:
+        return "(no round yet: call reset())"
+    return render_text(game)

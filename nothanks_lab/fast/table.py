@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import core
+from ..deals import dealer_args
 from ..rules import Rules
 from .debug import check_table, debug_enabled
 from .kernel import kernel_module
@@ -115,11 +116,7 @@ class FastTable:
             self.kinds,
             self.params,
             deal,
-            key[0],
-            key[1],
-            np.int64(start),
-            np.int64(rules.low_card),
-            np.int64(rules.n_cards),
+            *dealer_args(key, start, rules),
             points,
             moves,
         )

@@ -22,7 +22,7 @@ from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import Interval, fmt_number, mean_interval, share_difference_interval, share_interval
 from ..validate import check_int, is_int, write_atomic
-from .frames import _frame, _tuples
+from .frames import _estimates, _frame, _tuples
 from .ratings import Pairwise, Ratings, fit_ratings, fmt_ci, pairwise_record
 from .run import (
     _SUM_FIELDS,
@@ -533,9 +533,7 @@ class TournamentResult:
     # ---------------------------------------------------------------- tables
     def to_records(self) -> list[dict[str, Any]]:
         """A tidy table, best first: one dict per bot (for plotting or a DataFrame)."""
-        ws, wci = self.win_share, self.win_share_ci
-        ms, sci = self.mean_score, self.score_ci
-        games = self.games
+        games, estimates = self.games, _estimates(self)
         return [
             {
                 "rank": rank,
@@ -543,12 +541,7 @@ class TournamentResult:
                 "games": int(games[b]),
                 "deals": self.n_deals,
                 "n_players": self.n_players,
-                "win_share": float(ws[b]),
-                "win_share_low": float(wci[b, 0]),
-                "win_share_high": float(wci[b, 1]),
-                "mean_score": float(ms[b]),
-                "score_low": float(sci[b, 0]),
-                "score_high": float(sci[b, 1]),
+                **estimates[b],
             }
             for rank, b in enumerate(self.ranking(), start=1)
         ]

@@ -15,7 +15,7 @@ from ..render.tables import html_table, text_table
 from ..rules import Rules
 from ..stats import fmt_number
 from ..validate import MAX_EVALS, MAX_GAMES, MAX_TUNED_PARAMS, check_product, keyword_only_after
-from .frames import _frame
+from .frames import _estimates, _frame
 from .ratings import fmt_ci
 from .result import TournamentResult
 from .run import _check_setting, _Execution, _Plan
@@ -112,7 +112,6 @@ class SweepResult:
         """A tidy table: one dict per grid point with the candidate's numbers and intervals."""
         rows = []
         for point, r in zip(self.points, self.results, strict=True):
-            wci, sci = r.win_share_ci[0], r.score_ci[0]
             rows.append(
                 {
                     **point,
@@ -120,12 +119,7 @@ class SweepResult:
                     "games": int(r.games[0]),
                     "deals": r.n_deals,
                     "n_players": r.n_players,
-                    "win_share": float(r.win_share[0]),
-                    "win_share_low": float(wci[0]),
-                    "win_share_high": float(wci[1]),
-                    "mean_score": float(r.mean_score[0]),
-                    "score_low": float(sci[0]),
-                    "score_high": float(sci[1]),
+                    **_estimates(r)[0],
                 }
             )
         return rows

@@ -27,7 +27,7 @@ from ..validate import (
     is_int,
     keyword_only_after,
 )
-from .frames import _frame
+from .frames import _estimates, _frame
 from .result import TournamentResult
 from .run import _check_seed, _chunk_size, _Plan
 from .sweep import _candidate_factory
@@ -217,18 +217,7 @@ def tune(
                 raise _BudgetSpent
             r = head_to_head(build(**params), opponents, n_players, n_games, seed=seed, **options)
             cache[key] = r
-            wci, sci = r.win_share_ci[0], r.score_ci[0]
-            history.append(
-                {
-                    **params,
-                    "win_share": float(r.win_share[0]),
-                    "win_share_low": float(wci[0]),
-                    "win_share_high": float(wci[1]),
-                    "mean_score": float(r.mean_score[0]),
-                    "score_low": float(sci[0]),
-                    "score_high": float(sci[1]),
-                }
-            )
+            history.append({**params, **_estimates(r)[0]})
             bar.update(1)
         return cache[key]
 
