@@ -618,14 +618,12 @@ def test_a_bot_has_no_network(tmp_path: Path) -> None:
 
 def test_a_bot_cannot_write_a_file_larger_than_the_limit(tmp_path: Path) -> None:
     # Files a bot writes (in /dev/shm, /tmp) outlive the league: a bot could fill RAM or disk.
-    import shutil
-    import tempfile
+    # Where the bot has a /tmp of its own, that is where it writes (nothing else is writable).
+    import uuid
 
     from nothanks_lab.tournaments.child import FILE_BYTES
 
-    shared = Path(tempfile.mkdtemp(prefix="ntl-fsize-", dir="/tmp"))
-    os.chmod(shared, 0o777)  # a folder the bot's own user may write to
-    target = shared / "big.bin"
+    target = Path("/tmp") / f"ntl-fsize-{uuid.uuid4().hex}.bin"
     body = (
         f"def act(view):\n    with open({str(target)!r}, 'wb') as f:\n"
         f"        f.write(bytes({FILE_BYTES + 2**20}))\n    return Action.TAKE\n"
@@ -633,6 +631,53 @@ def test_a_bot_cannot_write_a_file_larger_than_the_limit(tmp_path: Path) -> None
     try:
         text = _first_failure(tmp_path, body)
         assert "File too large" in text, text
-        assert target.stat().st_size <= FILE_BYTES
+        assert not target.exists() or target.stat().st_size <= FILE_BYTES
     finally:
-        shutil.rmtree(shared)
+        target.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("where", ["/tmp", "/dev/shm", "folder"])
+def test_a_bot_writes_no_file_the_teacher_or_a_classmate_could_see(
+    tmp_path: Path, where: str
+) -> None:
+    # Re-trial: a bot wrote /tmp/tqdm.py, which the teacher's script (run from /tmp, so /tmp
+    # first on its import path) imported with the teacher's rights when its progress bar
+    # started; bots could also leave notes for each other there, or in a folder anyone may
+    # write to. With a mount namespace, every file system is read-only to the bot and the
+    # shared scratch folders are its own.
+    import shutil
+    import tempfile
+    import uuid
+
+    from nothanks_lab.tournaments.confine import available
+
+    if not {"read-only files", "private /tmp"} <= set(available()):
+        pytest.skip("no mount namespace of the bot's own on this machine")
+    open_folder = Path(tempfile.mkdtemp(prefix="ntl-open-", dir="/tmp"))
+    os.chmod(open_folder, 0o777)  # a folder any user may write to, as a careless league's
+    name = f"ntl-note-{uuid.uuid4().hex}.py"
+    target = open_folder / name if where == "folder" else Path(where) / name
+    body = (
+        f"def act(view):\n    try:\n        with open({str(target)!r}, 'w') as f:\n"
+        "            f.write('import os')\n    except OSError:\n        return Action.PASS\n"
+        f"    return Action.TAKE if open({str(target)!r}).read() else Action.PASS\n"
+    )
+    try:
+        move = _first_move(open_folder if where == "folder" else tmp_path, body)
+        assert not target.exists(), f"the bot's file {target} is visible outside it"
+        # In its own /tmp the bot can still write scratch files (and read them back).
+        assert move is (nt.Action.PASS if where == "folder" else nt.Action.TAKE)
+    finally:
+        target.unlink(missing_ok=True)
+        shutil.rmtree(open_folder)
+
+
+def test_a_mount_namespace_of_the_bots_own_seals_its_file_system() -> None:
+    # The sealing rides on the mount namespace of "own /proc": where that is there, a failure
+    # to seal must not hide behind the skip of the test above.
+    from nothanks_lab.tournaments.confine import available
+
+    measures = set(available())
+    if "own /proc" not in measures:
+        pytest.skip("no mount namespace of the bot's own on this machine")
+    assert {"read-only files", "private /tmp"} <= measures, measures

@@ -13,7 +13,10 @@ memory by :class:`SiblingFinder`), and before it runs any of the student's code:
    (``CLONE_NEWNS``), the bot mounts a ``/proc`` of its namespace over the machine's, so it
    lists no other process and reads no other command line ("own /proc"); and where a network
    namespace is allowed, the bot has no network ("no network": only a loopback that is down,
-   so no connection out and no socket shared with a classmate).
+   so no connection out and no socket shared with a classmate). With the mount namespace,
+   every file system is remounted read-only and the folders any user may write to
+   (`SCRATCH_FOLDERS`: ``/tmp``, ``/dev/shm``...) get small in-memory ones of the bot's own
+   ("read-only files", "private /tmp"): the bot writes nothing another process can see.
 2. **An unprivileged user** when the league runs as root: the bot drops to a user of its own
    (uid `BOT_UIDS` + its process id, gid ``nobody``, no supplementary groups), so killing the
    teacher's processes is refused
@@ -37,6 +40,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import re
 import resource
 import signal
 import stat
@@ -86,18 +90,46 @@ def _read_plain(path: Path, max_bytes: int) -> bytes:
 
     The files are read before rights are dropped (perhaps as root), so only what a student can
     have put there is read: a regular file, not a symbolic link (``O_NOFOLLOW``: a link to
-    ``/etc/shadow`` would hand its text to every bot) and with one name only (a hard link to a
-    file elsewhere has two).
+    ``/etc/shadow`` would hand its text to every bot) and with no name outside its folder (a
+    hard link to a file elsewhere has one there; two names in the folder are a classmate's
+    copy, which may play).
     """
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a folder itself
+        os.close(fd)
+        raise OSError(f"{path.name} is not a plain file (it is a folder, a pipe or a device)")
     with os.fdopen(fd, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-            raise OSError(f"{path.name} is not a plain file (a link, device or folder)")
+        if info.st_nlink != 1 and _names_in_folder(path.parent, info) < info.st_nlink:
+            raise OSError(
+                f"{path.name} has a second name outside its folder (a hard link to it), so it "
+                "is not read: such a file could be any file of the machine. If its author did "
+                "not make that link, someone else did: copying the file afresh (a copy has "
+                "one name) lets it play"
+            )
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise OSError(f"{path.name} is larger than {max_bytes} bytes")
     return data
+
+
+def _names_in_folder(folder: Path, info: os.stat_result) -> int:
+    """How many names of `folder` are the file of `info` (its hard links in that folder)."""
+    count = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    same = (
+                        entry.inode() == info.st_ino
+                        and entry.stat(follow_symlinks=False).st_dev == info.st_dev
+                    )
+                except OSError:
+                    continue
+                count += same
+    except OSError:
+        return 0
+    return count
 
 
 def read_source(path: Path) -> str:
@@ -105,7 +137,8 @@ def read_source(path: Path) -> str:
     from ..validate import MAX_FILE_BYTES
 
     try:
-        return _read_plain(path, MAX_FILE_BYTES).decode("utf-8")
+        # utf-8-sig: a file saved by an editor that starts it with a byte-order mark reads too.
+        return _read_plain(path, MAX_FILE_BYTES).decode("utf-8-sig")
     except OSError as e:
         if e.errno == errno.ELOOP:  # O_NOFOLLOW on a symbolic link
             raise OSError(f"{path.name} is a symbolic link; give the file itself") from None
@@ -123,7 +156,7 @@ def sibling_sources(path: Path) -> dict[str, str]:
         if entry == path or not entry.stem.isidentifier():
             continue
         try:
-            found[entry.stem] = _read_plain(entry, MAX_SIBLING_BYTES).decode("utf-8")
+            found[entry.stem] = _read_plain(entry, MAX_SIBLING_BYTES).decode("utf-8-sig")
         except (OSError, UnicodeDecodeError):
             continue  # links, folders, devices, large or unreadable files are not served
     return found
@@ -228,6 +261,8 @@ def _new_pid_namespace(fds: Sequence[int]) -> list[str]:
     if pid == 0:
         if "own /proc" in applied and not _mount_own_proc(libc):
             applied = [a for a in applied if a != "own /proc"]
+        if "own /proc" in applied:  # a mount namespace of its own: seal the file system too
+            applied += _seal_file_system(libc)
         return ["pid namespace", *applied]
     for fd in fds:  # only the bot holds the pipes: its end is the parent's end of file
         os.close(fd)
@@ -256,6 +291,77 @@ def _mount_own_proc(libc: Any) -> bool:
         return bool(libc.mount(b"proc", b"/proc", b"proc", flags, None) == 0)
     except (OSError, AttributeError):
         return False
+
+
+#: Folders any user may write to, each given a small private ``tmpfs`` in a bot's namespace, and
+#: its size (memory, freed when the bot's namespace ends): ``/tmp`` holds one file of the
+#: largest size a bot may write (`nothanks_lab.tournaments.child.FILE_BYTES`) and more.
+SCRATCH_FOLDERS = {"/tmp": "32m", "/var/tmp": "8m", "/dev/shm": "8m", "/run/lock": "1m"}
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND = 1, 32, 4096
+_MS_NOATIME, _MS_NODIRATIME, _MS_RELATIME = 1024, 2048, 1 << 21
+#: statvfs flags a remount must repeat (a user namespace may not clear them: EPERM).
+_KEPT_FLAGS = (
+    (os.ST_NOSUID, _MS_NOSUID),
+    (os.ST_NODEV, _MS_NODEV),
+    (os.ST_NOEXEC, _MS_NOEXEC),
+    (os.ST_NOATIME, _MS_NOATIME),
+    (os.ST_NODIRATIME, _MS_NODIRATIME),
+    (os.ST_RELATIME, _MS_RELATIME),
+)
+
+
+def _mount_points() -> list[str]:
+    """The mount points of this mount namespace (``/proc/self/mountinfo``), outermost first."""
+    with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
+        fields = [line.split() for line in f]
+    # Spaces, tabs, newlines and backslashes in a path are written as octal escapes.
+    unescape = re.compile(r"\\([0-7]{3})")
+    return [unescape.sub(lambda m: chr(int(m.group(1), 8)), f[4]) for f in fields if len(f) > 4]
+
+
+def _seal_file_system(libc: Any) -> list[str]:
+    """Make every file system read-only in this mount namespace, then give each folder of
+    `SCRATCH_FOLDERS` a small ``tmpfs`` of the bot's own, and start the bot in ``/tmp``.
+
+    Else a bot (as its own user, even when nobody) could write where every user may: a
+    ``tqdm.py`` in ``/tmp`` is imported by a teacher's script run from ``/tmp`` (the script's
+    folder comes first on its import path), with the teacher's rights; and two bots could leave
+    notes for each other there. Returns the measures applied (none, one or both).
+    """
+    applied: list[str] = []
+    try:
+        points = _mount_points()
+    except OSError:
+        return applied
+    sealed = True
+    for point in points:
+        try:
+            flags = os.statvfs(point).f_flag
+        except OSError:
+            continue  # hidden under a later mount, or gone: not reachable by path either
+        if flags & os.ST_RDONLY:
+            continue
+        keep = sum(ms for st, ms in _KEPT_FLAGS if flags & st)
+        how = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | keep
+        if libc.mount(None, point.encode(errors="surrogateescape"), None, how, None) != 0:
+            sealed = False
+    if sealed:
+        applied.append("read-only files")
+    private = True
+    for folder, size in SCRATCH_FOLDERS.items():
+        if os.path.islink(folder) or not os.path.isdir(folder):
+            continue
+        options = f"size={size},mode=1777,nr_inodes=4096".encode()
+        how = _MS_NOSUID | _MS_NODEV
+        if libc.mount(b"tmpfs", folder.encode(), b"tmpfs", how, options) != 0:
+            private = False
+    if private:
+        applied.append("private /tmp")
+    try:
+        os.chdir("/tmp")  # the old working directory (the league's folder) is out of reach
+    except OSError:
+        os.chdir("/")
+    return applied
 
 
 def _death_signal(sig: int, cpu_s: float) -> int:

@@ -130,6 +130,16 @@ def _child_command(path: Path) -> list[str]:
     return [sys.executable, "-I", "-c", code, os.path.abspath(path)]
 
 
+def _import_what_runs_beside_bots() -> None:
+    """Import now the modules this package imports lazily while bots play (the progress bar).
+
+    Where a bot's file system is not sealed (`confine.available` lacks ``"read-only files"``), a
+    bot could write ``tqdm.py`` where the teacher's Python would look first (the folder of a
+    script run from ``/tmp``): imported before any bot runs, the real one is already loaded.
+    """
+    import tqdm.auto  # noqa: F401
+
+
 class IsolatedPolicy:
     """A policy whose ``act(view)`` runs a league file's bot in a child process.
 
@@ -196,6 +206,7 @@ class IsolatedPolicy:
             raise self.failure
         if self._proc is not None:
             return
+        _import_what_runs_beside_bots()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         progress_fd, self._counter = _shared_counter()
