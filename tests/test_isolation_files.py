@@ -161,3 +161,81 @@ def test_a_process_killed_from_outside_is_not_blamed_on_the_cpu_limit(
         assert "CPU" not in str(info.value)
     finally:
         bot.close()
+
+
+def test_a_classmates_hard_link_leaves_the_victim_in_and_a_link_from_outside_is_named(
+    tmp_path: Path,
+) -> None:
+    # Re-trial: a hard link to a classmate's file got the classmate rejected as "not a plain
+    # file (a link, device or folder)". Both names in the folder: both are the student's text
+    # and play; a second name outside the folder could be any file: refused, and said so.
+    league = tmp_path / "league"
+    league.mkdir()
+    _write(league, {"ada": HONEST, "bob": HONEST})
+    os.link(league / "ada.py", league / "copycat.py")
+    os.link(league / "bob.py", tmp_path / "outside.py")
+    result = run_league(league, n_games=2, seed=1, progress=False, time_limit=5)
+    assert {"ada", "copycat"} <= set(result.students)
+    (bob,) = [r for r in result.rejections if r.name == "bob"]
+    assert "second name outside its folder" in bob.problem and "copying" in bob.problem
+
+
+def test_a_file_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
+    # Re-trial: Windows editors may start a UTF-8 file with a BOM; it was refused.
+    league = tmp_path / "league"
+    league.mkdir()
+    (league / "ada.py").write_bytes("\ufeff".encode() + HONEST.encode())
+    result = run_league(league, n_games=2, seed=1, progress=False, time_limit=5)
+    assert "ada" in result.students, _texts(result)
+    trusted = run_league(league, n_games=2, seed=1, progress=False, time_limit=5, isolate=False)
+    assert "ada" in trusted.students, _texts(trusted)
+
+
+@pytest.mark.parametrize("isolate", [True, False])
+def test_a_pipe_or_a_folder_named_like_a_bot_is_a_named_rejection(
+    tmp_path: Path, isolate: bool
+) -> None:
+    # Re-trial: a FIFO or a folder called *.py was skipped without a word (and a FIFO read in
+    # the teacher's process would wait forever).
+    league = tmp_path / "league"
+    league.mkdir()
+    _write(league, {"ada": HONEST})
+    os.mkfifo(league / "pipe.py")
+    (league / "folder.py").mkdir()
+    result = run_league(league, n_games=2, seed=1, progress=False, time_limit=5, isolate=isolate)
+    assert "ada" in result.students
+    named = {r.name: r.problem for r in result.rejections}
+    assert set(named) == {"pipe", "folder"}, named
+    assert all("folder" in p and "pipe" in p for p in named.values()), named
+
+
+def test_a_file_whose_bot_class_has_another_name_is_told_which_to_rename(tmp_path: Path) -> None:
+    league = tmp_path / "league"
+    league.mkdir()
+    two = (
+        "from nothanks_lab import Action\n"
+        "class Greedy:\n    def act(self, view):\n        return Action.TAKE\n"
+        "class Careful:\n    def act(self, view):\n        return Action.PASS\n"
+    )
+    _write(league, {"ada": HONEST, "two": two})
+    for isolate in (True, False):
+        result = run_league(
+            league, n_games=2, seed=1, progress=False, time_limit=5, isolate=isolate
+        )
+        (rejected,) = result.rejections
+        assert "Careful, Greedy" in rejected.problem and "rename to Bot" in rejected.problem
+
+
+def test_league_settings_that_cannot_work_are_refused_before_any_file_loads(
+    tmp_path: Path,
+) -> None:
+    league = tmp_path / "league"
+    league.mkdir()
+    _write(league, {"ada": HONEST})
+    with pytest.raises(ValueError, match="max_ms must be a number of milliseconds above 0"):
+        run_league(league, n_games=2, seed=1, progress=False, max_ms=0)
+    with pytest.raises(ValueError, match=r"workers must be 1 \(or None\)"):
+        run_league(league, n_games=2, seed=1, progress=False, workers=2)
+    collected = nt.league.collect_bots(league, seed=1)
+    with pytest.raises(ValueError, match=r"workers must be 1 \(or None\)"):
+        run_league(collected, n_games=2, seed=1, progress=False, workers=2)

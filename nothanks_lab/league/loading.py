@@ -10,6 +10,7 @@ stops the others: each failure becomes a `Rejection` in the :class:`LeagueEntrie
 from __future__ import annotations
 
 import html
+import stat
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,10 +23,10 @@ from ..rules import Rules
 from ..tournaments.botfile import (
     LOAD_ADVICE,
     NO_ACT,
-    NO_BOT,
     error_text,
     line_in,
     module_of,
+    no_bot_text,
     one_line,
     shown_file,
 )
@@ -95,6 +96,15 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
     """The bot a league file defines, or why there is none (in this process: trusted files)."""
     name, file = shown_names(path)
     try:
+        plain = stat.S_ISREG(path.stat().st_mode)
+    except OSError as e:
+        plain, why = False, e.strerror or str(e)
+    else:
+        why = _("it is not a file (a folder, a pipe or a device)")
+    if not plain:  # read, a pipe would wait forever; a folder is no bot
+        problem = _("the file cannot be read: {why}").format(why=why)
+        return Rejection(name, file, "load", problem, "")
+    try:
         with _time_limit(time_limit):
             module = module_of(path)
     except _TimeUp:
@@ -150,7 +160,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
         name,
         file,
         "find",
-        _(NO_BOT),
+        no_bot_text(module),
         _(_FIND_ADVICE),
     )
 
@@ -229,9 +239,8 @@ def collect_bots(
     rounds = check_count(rounds, "rounds", MAX_SCREEN_ROUNDS)  # before any file is loaded
     seed = _fresh_seed(seed)
     _builtin_policies(builtins)  # a bad built-in is the caller's error, raised before any file
-    files = sorted(
-        p for p in where.glob("*.py") if p.is_file() and not p.name.startswith(("_", "."))
-    )
+    # Every *.py name (folders, pipes and links too): what cannot play is a Rejection, named.
+    files = sorted(p for p in where.glob("*.py") if not p.name.startswith(("_", ".")))
     bots, rejections = _screen_each(
         (
             _load_isolated(path, time_limit, rules, (seed, zlib.crc32(path.stem.encode())))

@@ -23,12 +23,14 @@ __all__ = [
     "NOT_A_MOVE",
     "NO_ACT",
     "NO_BOT",
+    "NO_BOT_NAMED",
     "bot_of_module",
     "error_reply",
     "error_text",
     "idle_error_reply",
     "line_in",
     "module_of",
+    "no_bot_text",
     "one_line",
     "shown_file",
     "type_name",
@@ -61,6 +63,10 @@ NOT_AN_ANSWER = N_("its process sent something that is not an answer")
 LOAD_ADVICE = N_("Run the file's code in a cell to see the error with its traceback.")
 NO_ACT = N_("its class {name} has no method act")
 NO_BOT = N_("the file defines no bot")
+NO_BOT_NAMED = N_(
+    "the file defines no class named Bot and no function act, only {classes}: rename to Bot "
+    "the class that should play"
+)
 NONE_ANSWER = N_("its act(view) returned None (a missing return?)")
 NOT_A_MOVE = N_("its act(view) answered {answer}, of type {kind}, which is not a move")
 NO_CLASS = N_("{file} has no class {name}")
@@ -77,8 +83,8 @@ MOVE_ADVICE = N_("Return Action.TAKE or Action.PASS.")
 MEMORY_ADVICE = N_("Keep the bot's data small.")
 #: Every problem and advice a bot's process may report (`written_by_the_child`).
 CHILD_PROBLEMS = (
-    NO_ACT, NO_BOT, NONE_ANSWER, NOT_A_MOVE, NO_CLASS, NO_LOAD, LOAD_MEMORY, FIND_RAISED,
-    DECIDE_MEMORY, DECIDE_RAISED, IDLE_RAISED,
+    NO_ACT, NO_BOT, NO_BOT_NAMED, NONE_ANSWER, NOT_A_MOVE, NO_CLASS, NO_LOAD, LOAD_MEMORY,
+    FIND_RAISED, DECIDE_MEMORY, DECIDE_RAISED, IDLE_RAISED,
 )  # fmt: skip
 CHILD_ADVICE = (LOAD_ADVICE, MOVE_ADVICE, MEMORY_ADVICE)
 
@@ -103,6 +109,7 @@ def _template(message: str, file: str, name: str) -> re.Pattern[str]:
         "error": r"[A-Za-z_][\w.]*(?:: .*)?",
         "kind": r"[A-Za-z_][\w.]*",
         "answer": ".*",
+        "classes": r"[^\W\d]\w*(?:, [^\W\d]\w*)*(?:, \.\.\.)?",  # Python names only
     }
     parts = []
     for literal, field, _spec, _conv in string.Formatter().parse(_(message)):
@@ -168,7 +175,7 @@ def module_of(path: Path, source: str | None = None) -> types.ModuleType:
 
     A file that fails to load leaves no module behind; the caller sets any time limit."""
     if source is None:
-        source = path.read_text(encoding="utf-8")
+        source = path.read_text(encoding="utf-8-sig")  # a byte-order mark first reads too
     code = compile(source, str(path), "exec")
     digest = hashlib.sha1(f"{path.resolve()}\n{source}".encode()).hexdigest()[:12]
     stem = re.sub(r"\W", "_", path.stem)
@@ -191,7 +198,24 @@ def bot_of_module(module: types.ModuleType, path: Path) -> Any:
         act = getattr(bot, "act", None)
         return act if callable(act) else _(NO_ACT).format(name="Bot")
     act = getattr(module, "act", None)
-    return act if callable(act) else _(NO_BOT)
+    return act if callable(act) else no_bot_text(module)
+
+
+def no_bot_text(module: types.ModuleType) -> str:
+    """Why a loaded file has no bot: none at all, or classes with ``act`` under other names."""
+    named = sorted(
+        name
+        for name, value in vars(module).items()
+        if isinstance(name, str)
+        and name.isidentifier()  # a key planted in globals() could be any text
+        and isinstance(value, type)
+        and getattr(value, "__module__", None) == module.__name__
+        and callable(getattr(value, "act", None))
+    )
+    if not named:
+        return _(NO_BOT)
+    shown = ", ".join(named[:5]) + (", ..." if len(named) > 5 else "")  # names: one line each
+    return _(NO_BOT_NAMED).format(classes=shown)
 
 
 def idle_error_reply(exc: BaseException, path: Path) -> dict[str, Any]:
