@@ -34,6 +34,7 @@ from .screening import (
     _builtin_policies,
     _fresh_seed,
     _screen_each,
+    check_max_ms,
     check_time_limit,
 )
 from .standings import LeagueResult
@@ -162,6 +163,7 @@ def run_league(
     n_games = check_count(n_games, "n_games", MAX_GAMES)
     screen_rounds = check_count(screen_rounds, "screen_rounds", MAX_SCREEN_ROUNDS)
     time_limit = check_time_limit(time_limit)
+    check_max_ms(max_ms)
     seed = _fresh_seed(seed)
     if not isinstance(lineups, str):
         raise ValueError(f"lineups must be 'gauntlet' or 'round robin'; got {lineups!r}")
@@ -177,7 +179,23 @@ def run_league(
     }
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
+    if isinstance(folder_or_bots, str | PathLike) and isolate and workers not in (None, 1):
+        raise ValueError(  # before any file loads: each bot's process answers this one
+            f"workers must be 1 (or None) when the league's files play in processes of their "
+            f"own (isolate=True); got workers={workers!r}"
+        )
     students, rejections = _entries(folder_or_bots, screen, time_limit, isolate)
+    from ..tournaments.sandbox import IsolatedPolicy
+
+    if workers not in (None, 1) and any(isinstance(b.policy, IsolatedPolicy) for b in students):
+        for bot in students:  # bots collected in processes of their own: none can be copied
+            close = getattr(bot.policy, "close", None)
+            if callable(close):
+                close()
+        raise ValueError(
+            f"workers must be 1 (or None) when bots play in processes of their own "
+            f"(collected with isolate=True); got workers={workers!r}"
+        )
     students = _distinct_names(students, [short_name(b) for b in builtin_policies])
     if chunk_size is None:  # bots in processes: fewer, fuller batches (`tournaments.lockstep`)
         if lockstep_ready([*students, *builtin_policies]):  # at most _BATCHED_DEALS a chunk

@@ -137,7 +137,7 @@ def screen_bot(
     rules = check_rules(rules)
     n_players = check_players(n_players, rules)
     rounds = check_count(rounds, "rounds", MAX_SCREEN_ROUNDS)
-    max_ms = check_number(max_ms, "max_ms", low=0)
+    max_ms = check_max_ms(max_ms)
     time_limit = check_time_limit(time_limit)
     opponents = _builtin_policies(builtins)
     if not opponents:
@@ -233,3 +233,11 @@ def _screen_each(
         else:
             rejections.append(problem)
     return bots, rejections
+
+
+def check_max_ms(max_ms: object) -> float:
+    """`max_ms` (mean milliseconds a decision may take) as a float; `ValueError` unless > 0."""
+    ms = check_number(max_ms, "max_ms", low=0)
+    if ms <= 0:  # every bot takes some time: 0 would leave every one out as too slow
+        raise ValueError(f"max_ms must be a number of milliseconds above 0; got {max_ms!r}")
+    return ms
