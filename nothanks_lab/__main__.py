@@ -586,9 +586,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(out)
         sys.stdout.flush()
     except BrokenPipeError:  # piped into `head` and so on: the reader has all it wanted
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is quiet
+        _quiet_stdout()
+    except OSError as e:  # a full disk (or /dev/full): the result was not all written
+        _quiet_stdout()
+        problem = _("the result could not be written to the output: {why}").format(
+            why=e.strerror or e
+        )
+        print(_("error: {problem}").format(problem=problem), file=sys.stderr)
+        return 2
     return 0
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what is left is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -171,3 +171,22 @@ def test_a_file_bot_importing_a_sibling_module_works_under_an_installed_script(t
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
     assert "MyBot" in p.stdout
+
+
+def test_an_output_that_cannot_be_written_is_one_error_line_not_a_traceback() -> None:
+    # Re-trial: with stdout on a full disk (/dev/full) the command ended in a traceback.
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this machine")
+    args = ["tournament", "-p", "3", "-n", "6", "--seed", "1", "-b", "linear", "heuristic"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "nothanks_lab", *args, "random", "--no-progress"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: the result could not be written to the output: No space left on device"
+    ], done.stderr
