@@ -277,3 +277,23 @@ def test_match_round_trips_and_totals_are_checked() -> None:
         match_from_json(json.dumps(doc))
     with pytest.raises(ValueError, match="format"):
         nt.Game.from_json(text)
+
+
+def test_a_round_document_with_null_rules_seats_or_face_up_card_is_refused() -> None:
+    # Re-trial: null rules or seats read as the defaults, and an unfinished round saved
+    # without deck or active card got a face-up card dealt afresh on every load.
+    game = nt.Game(3, seed=2)
+    game.step(nt.Action.TAKE)
+    doc = json.loads(game.to_json())
+    doc.pop("deck", None)
+    for key, pattern in (("rules", "rules: null"), ("seats", "seats: null")):
+        with pytest.raises(ValueError, match=pattern):
+            nt.Game.from_json(json.dumps({**doc, key: None}))
+    no_card = {k: v for k, v in doc.items() if k != "active_card"}
+    with pytest.raises(ValueError, match="active_card: missing"):
+        nt.Game.from_json(json.dumps(no_card))
+    with pytest.raises(ValueError, match="active_card: missing"):
+        nt.Game.from_json(json.dumps({**no_card, "active_card": None}))
+    dealt = [nt.Game.from_json(json.dumps(no_card), seed=7).active_card for _ in range(2)]
+    assert dealt[0] == dealt[1]  # a seed deals it, the same every time
+    assert nt.Game.from_json(json.dumps(doc)).active_card == game.active_card

@@ -15,7 +15,7 @@ from ..rules import Rules
 from ..validate import check_rules
 from .rounds import _event_dict, _replay, _rules_dict, _seat_list, dumps, round_from_dict
 from .schema import _MATCH_KEYS, _MATCH_ROUND_KEYS, MATCH_FORMAT, ROUND_FORMAT, VERSION, MatchRecord
-from .validation import _dict, _int, _keys, _list, _parse, _seats, _table
+from .validation import MISSING, _dict, _int, _keys, _list, _parse, _seats, _table
 
 
 def match_to_dict(
@@ -80,7 +80,7 @@ def match_from_json(text: str | bytes) -> MatchRecord:
     doc = _parse(text, "match")
     _keys(doc, _MATCH_KEYS, ("format", "version", "n_players", "rounds"), "")
     rules, n_players = _table(doc, MATCH_FORMAT)
-    seats = _seats(doc.get("seats"), n_players)
+    seats = _seats(doc.get("seats", MISSING), n_players)
     rounds = _list(doc["rounds"], "rounds")
     if not rounds:
         raise ValueError("rounds: a match holds at least one round")

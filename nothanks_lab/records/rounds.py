@@ -21,6 +21,7 @@ from ..rules import Rules
 from ..validate import check_bool, check_seed
 from .schema import _ROUND_KEYS, _ROUND_REQUIRED, ROUND_FORMAT, VERSION, RoundRecord
 from .validation import (
+    MISSING,
     _cards,
     _check_bot_spec,
     _dict,
@@ -201,7 +202,7 @@ def round_from_dict(doc: object, *, seed: SeedLike = None) -> RoundRecord:
     first = _int(doc.get("first_player", 0), "first_player", low=0)
     if first >= n_players:
         raise ValueError(f"first_player: {first} is not a seat of {n_players} players")
-    seats = _seats(doc.get("seats"), n_players)
+    seats = _seats(doc.get("seats", MISSING), n_players)
     events = _events(doc["events"], n_players, rules)
     game = _replay(doc, rules, n_players, first, events, seed)
     return RoundRecord(game, seats)
@@ -261,6 +262,12 @@ def _replay(
             ) from None
         if e.action is Action.TAKE:
             taken_at[e.card] = i
+    if deck_value is None and active is None and seed is None and not game.is_over:
+        if game.active_card not in {e.card for e in events}:  # dealt here, not from the record
+            raise ValueError(
+                "active_card: missing; an unfinished round saved without its deck must say "
+                "which card is face up (its events do not show it), or a seed must deal it"
+            )
     if active is not None and active != game.active_card:
         got = "the round is over" if game.is_over else f"the active card is {game.active_card}"
         raise ValueError(f"active_card: {active}, but after the events {got}")

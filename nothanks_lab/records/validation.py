@@ -85,9 +85,15 @@ def _check_header(doc: Mapping[str, Any], fmt: str) -> None:
         )
 
 
+#: A key left out of a document, as opposed to one written as ``null``.
+MISSING = object()
+
+
 def _rules(value: object) -> Rules:
-    if value is None:
+    if value is MISSING:
         return Rules()
+    if value is None:
+        raise ValueError("rules: null is not rules; leave the key out for the standard rules")
     doc = _dict(value, "rules")
     unknown = sorted(set(doc) - set(_RULE_KEYS))
     if unknown:
@@ -113,8 +119,10 @@ def _rules(value: object) -> Rules:
 
 
 def _seats(value: object, n_players: int) -> tuple[Seat, ...]:
-    if value is None:
+    if value is MISSING:
         return tuple(Seat(f"Seat {i}", None) for i in range(n_players))
+    if value is None:
+        raise ValueError("seats: null is not a list of seats; leave the key out for unnamed seats")
     items = _list(value, "seats")
     if len(items) != n_players:
         raise ValueError(f"seats: must list one seat per player ({n_players}); got {len(items)}")
@@ -171,7 +179,7 @@ def _events(value: object, n_players: int, rules: Rules) -> list[Event]:
 def _table(doc: Mapping[str, Any], fmt: str) -> tuple[Rules, int]:
     """Check the header of a document of format `fmt`; its rule set and number of players."""
     _check_header(doc, fmt)
-    rules = _rules(doc.get("rules"))
+    rules = _rules(doc.get("rules", MISSING))
     n_players = _int(doc["n_players"], "n_players")
     try:
         rules.starting_chips(n_players)
