@@ -68,6 +68,13 @@ class Interval:
     confidence: float = 0.95
     """Confidence level, e.g. 0.95."""
 
+    def __post_init__(self) -> None:
+        """Refuse an interval that cannot be one: ends the wrong way round, a count below 0."""
+        if self.low > self.high:  # False when either end is NaN (too few units)
+            raise ValueError(f"Interval: low ({self.low!r}) must not be above high ({self.high!r})")
+        if isinstance(self.n, bool) or not isinstance(self.n, int | np.integer) or self.n < 0:
+            raise ValueError(f"Interval: n must be a whole number of units >= 0; got {self.n!r}")
+
     @property
     def level(self) -> float:
         """Deprecated spelling of `confidence` (kept one release)."""
@@ -220,7 +227,12 @@ def mean_interval(
                 total_sq=sum(v * v for v in ints),
                 confidence=confidence,
             )
+        if not np.issubdtype(x.dtype, np.number) or np.issubdtype(x.dtype, np.complexfloating):
+            raise ValueError(f"values must be real numbers; got {x.dtype}")
         x = x.astype(np.float64)
+        if not np.all(np.isfinite(x)):
+            bad = int(np.flatnonzero(~np.isfinite(x))[0])
+            raise ValueError(f"values must be finite numbers; values[{bad}] is {float(x[bad])!r}")
         m = float(np.mean(x))
         if len(x) < 2:
             return Interval(m, math.nan, math.nan, len(x), confidence)
@@ -238,6 +250,9 @@ def mean_interval(
         mean = float(s1 / n)
         var = float((n * s2 - s1 * s1) / (n * (n - 1))) if n >= 2 else math.nan
     else:
+        for name, v in (("total", total), ("total_sq", total_sq)):
+            if not isinstance(v, int | float | np.number) or not math.isfinite(float(v)):
+                raise ValueError(f"{name} must be a finite number; got {v!r}")
         mean = float(total) / n
         var = (n * float(total_sq) - float(total) ** 2) / (n * (n - 1)) if n >= 2 else math.nan
     if n < 2:

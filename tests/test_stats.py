@@ -373,3 +373,18 @@ def test_interval_level_and_check_level_are_deprecated_aliases() -> None:
         assert nt.stats.check_level(0.9) == nt.stats.check_confidence(0.9) == 0.9
     with pytest.warns(DeprecationWarning):
         assert t_quantile(level=0.95, n=10) == t_quantile(0.95, 10)
+
+
+def test_intervals_refuse_values_they_cannot_summarise() -> None:
+    # Re-trial: an infinite value gave NaN ends; an Interval with its ends swapped was built.
+    with pytest.raises(ValueError, match=r"values\[1\] is inf"):
+        mean_interval([1.0, math.inf])
+    with pytest.raises(ValueError, match="finite"):
+        mean_interval(n=3, total=math.nan, total_sq=1.0)
+    with pytest.raises(ValueError, match="real numbers"):
+        mean_interval(["a", "b"])
+    with pytest.raises(ValueError, match="low .* must not be above high"):
+        Interval(0.5, 0.9, 0.1, 3)
+    with pytest.raises(ValueError, match="n must be a whole number"):
+        Interval(0.5, 0.4, 0.6, -1)
+    assert math.isnan(Interval(0.5, math.nan, math.nan, 1).low)  # too few units: allowed
