@@ -86,12 +86,14 @@ def test_save_games_on_a_full_disk_leaves_no_parquet_file(tmp_path: Path, full_d
 _IN_MEMORY = """
 import json, warnings, sys
 import nothanks_lab as nt
-from nothanks_lab.bots import MarginalCostBot
+from nothanks_lab.bots import HeuristicBot, MarginalCostBot
 {patch}
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     a = nt.simulate([MarginalCostBot(3), MarginalCostBot(9), MarginalCostBot(1)], 50, seed=4)
     b = nt.simulate([MarginalCostBot(3), MarginalCostBot(9), MarginalCostBot(1)], 50, seed=5)
+    # Another field, so another kernel: still the one warning (re-trial: one per kernel).
+    c = nt.simulate([HeuristicBot(), MarginalCostBot(2), MarginalCostBot(5)], 50, seed=6)
 print(json.dumps({{"scores": a.scores.tolist(), "warnings": [str(x.message) for x in w]}}))
 """
 

@@ -383,7 +383,7 @@ def test_intervals_refuse_values_they_cannot_summarise() -> None:
         mean_interval(n=3, total=math.nan, total_sq=1.0)
     with pytest.raises(ValueError, match="real numbers"):
         mean_interval(["a", "b"])
-    with pytest.raises(ValueError, match="low .* must not be above high"):
+    with pytest.raises(ValueError, match=r"low .* must not be above high"):
         Interval(0.5, 0.9, 0.1, 3)
     with pytest.raises(ValueError, match="n must be a whole number"):
         Interval(0.5, 0.4, 0.6, -1)

@@ -216,7 +216,12 @@ def _build_kernel_module(kinds: tuple[Callable[..., Any], ...], nrt: bool) -> ty
                 # atomic: parallel workers never see half a file, a full disk leaves none
                 write_atomic(path, text)
         except OSError as e:
-            _warn_once(f"nothanks_lab: cannot write {path} ({e}); compiling kernels in memory")
+            # One warning per folder and cause, not one per kernel (each has its own path).
+            why = e.strerror or type(e).__name__
+            _warn_once(
+                f"nothanks_lab: cannot write kernels to {directory} ({why}); compiling them in "
+                "memory"
+            )
             text = text.replace("CACHE = True", "CACHE = False", 1)
             path = None
     loader = None
