@@ -551,21 +551,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise Terminated from None
             raise
     except (ValueError, TypeError) as e:  # bad input, wherever it was found: no traceback
-        print(_("error: {problem}").format(problem=e), file=sys.stderr)
-        return 2
+        return _fail(_("error: {problem}").format(problem=e))
     except Terminated:  # SIGTERM: as Ctrl-C, with the signal's own exit status
-        print(_("stopped (SIGTERM): stopped before the end, no result"), file=sys.stderr)
-        return 143
+        return _fail(_("stopped (SIGTERM): stopped before the end, no result"), 143)
     except KeyboardInterrupt as e:  # Ctrl-C: the run has stopped its workers; no traceback
         from .kit.handouts import HandoutInterrupted  # loaded already if the kit ran
 
         if isinstance(e, HandoutInterrupted):  # a kit lesson's run: Ctrl-C and SIGTERM alike
-            print(
-                _("stopped (Ctrl-C or SIGTERM) while a lesson ran: no kit written"), file=sys.stderr
-            )
-            return 130
-        print(_("interrupted (Ctrl-C): stopped before the end, no result"), file=sys.stderr)
-        return 130
+            return _fail(_("stopped (Ctrl-C or SIGTERM) while a lesson ran: no kit written"), 130)
+        return _fail(_("interrupted (Ctrl-C): stopped before the end, no result"), 130)
     except SystemExit:  # argparse's own exits (--help, usage errors) keep their status
         raise
     except BrokenProcessPool:  # a worker killed (kill -9, out of memory): one line
@@ -573,34 +567,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             "a worker process died before finishing (killed, or out of memory); no result. "
             "Rerun, with fewer --workers if memory is short"
         )
-        print(_("error: {problem}").format(problem=died), file=sys.stderr)
-        return 2
+        return _fail(_("error: {problem}").format(problem=died))
     except OSError as e:  # a folder or file that cannot be written or read
         where = f"{e.filename}: " if e.filename else ""
-        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
-        return 2
+        return _fail(f"error: {where}{e.strerror or e}")
     except BaseException as e:  # anything else (a file bot's own exception): one line
-        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
-        return 2
+        return _fail(f"error: {type(e).__name__}: {e}")
     try:
         print(out)
         sys.stdout.flush()
-    except BrokenPipeError:  # piped into `head` and so on: the reader has all it wanted
-        _quiet_stdout()
-    except OSError as e:  # a full disk (or /dev/full): the result was not all written
-        _quiet_stdout()
-        problem = _("the result could not be written to the output: {why}").format(
-            why=e.strerror or e
-        )
-        print(_("error: {problem}").format(problem=problem), file=sys.stderr)
-        return 2
+    except OSError as e:  # a full disk (or /dev/full); a closed pipe: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is quiet
+        if not isinstance(e, BrokenPipeError):  # piped into `head`: not an error
+            why = _("the result could not be written to the output: {why}")
+            return _fail(_("error: {problem}").format(problem=why.format(why=e.strerror or e)))
     return 0
 
 
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null, so the interpreter's final flush of what is left is quiet."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+def _fail(line: str, status: int = 2) -> int:
+    """Print `line` to stderr (the one line a failed command shows); `status`, to exit with."""
+    print(line, file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

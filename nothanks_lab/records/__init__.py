@@ -41,8 +41,10 @@ Without ``deck``, the turning order is the order in which cards first appear in 
 (every card stays face up until taken, so that is how they were turned). A finished round is
 then fully known. In an unfinished round, the cards still face down (and the active card, if
 the file does not give it) are nobody's knowledge: loading deals them at random from the cards
-not yet seen (and not listed in ``removed``), seeded by ``seed``. Every view is the same
-whatever they are, since a view never holds a face-down card.
+not yet seen (and not listed in ``removed``), seeded by ``seed`` or, without one, by the
+document's own content, so the same file loads as the same round every time. Every view of
+the events is the same whatever they are, since a view never holds a face-down card; a card
+not yet turned when the file was saved is turned by that deal.
 
 A match document (:func:`match_to_json`, :func:`match_from_json`) has ``"format":
 "nothanks_lab.match"``, ``version``, ``rules``, ``n_players``, ``seats``, ``rounds`` (a list of
