@@ -681,3 +681,23 @@ def test_a_mount_namespace_of_the_bots_own_seals_its_file_system() -> None:
     if "own /proc" not in measures:
         pytest.skip("no mount namespace of the bot's own on this machine")
     assert {"read-only files", "private /tmp"} <= measures, measures
+
+
+def test_a_bot_reads_a_file_beside_it_by_a_relative_path(tmp_path: Path) -> None:
+    # Its working folder stays its file's folder (read-only where the files are sealed): an
+    # analyst's bot that loads its weights from "weights.txt" keeps working when isolated.
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="ntl-weights-", dir="/tmp"))
+    try:
+        os.chmod(folder, 0o755)  # readable by the bot's own user when the league runs as root
+        (folder / "weights.txt").write_text("take")
+        (folder / "weights.txt").chmod(0o644)
+        body = (
+            "def act(view):\n"
+            "    return Action.TAKE if open('weights.txt').read() == 'take' else Action.PASS\n"
+        )
+        assert _first_move(folder, body) is nt.Action.TAKE
+    finally:
+        shutil.rmtree(folder)

@@ -321,7 +321,7 @@ def _mount_points() -> list[str]:
 
 def _seal_file_system(libc: Any) -> list[str]:
     """Make every file system read-only in this mount namespace, then give each folder of
-    `SCRATCH_FOLDERS` a small ``tmpfs`` of the bot's own, and start the bot in ``/tmp``.
+    `SCRATCH_FOLDERS` a small ``tmpfs`` of the bot's own.
 
     Else a bot (as its own user, even when nobody) could write where every user may: a
     ``tqdm.py`` in ``/tmp`` is imported by a teacher's script run from ``/tmp`` (the script's
@@ -357,10 +357,8 @@ def _seal_file_system(libc: Any) -> list[str]:
             private = False
     if private:
         applied.append("private /tmp")
-    try:
-        os.chdir("/tmp")  # the old working directory (the league's folder) is out of reach
-    except OSError:
-        os.chdir("/")
+    # The working directory stays the bot's folder (held open, so reachable even under the new
+    # /tmp), now read-only: a file beside the bot (its weights) still reads by a relative path.
     return applied
 
 
