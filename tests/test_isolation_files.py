@@ -239,3 +239,54 @@ def test_league_settings_that_cannot_work_are_refused_before_any_file_loads(
     collected = nt.league.collect_bots(league, seed=1)
     with pytest.raises(ValueError, match=r"workers must be 1 \(or None\)"):
         run_league(collected, n_games=2, seed=1, progress=False, workers=2)
+
+
+def _processes_naming(text: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as f:
+                    if text.encode() in f.read():
+                        found.append(int(name))
+            except OSError:
+                continue
+    return found
+
+
+def test_a_bot_that_leaves_its_group_and_clears_its_death_signal_ends_with_the_league(
+    tmp_path: Path,
+) -> None:
+    # Re-trial: a bot called prctl(PR_SET_PDEATHSIG, 0) and os.setsid() and kept a thread
+    # alive: its process outlived the league (parent pid 1), holding its memory.
+    import time
+    import uuid
+
+    from nothanks_lab.tournaments.confine import available
+
+    if "pid namespace" not in available():
+        pytest.skip("without a PID namespace a setsid process may outlive the league (docs)")
+    league = tmp_path / f"league-{uuid.uuid4().hex}"
+    league.mkdir()
+    _write(
+        league,
+        {
+            "stay": """
+                import ctypes, os, threading, time
+                from nothanks_lab import Action
+                ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)
+                os.setsid()
+                threading.Thread(target=lambda: [time.sleep(1) for _ in iter(int, 1)]).start()
+                def act(view):
+                    return Action.TAKE
+            """,
+            "honest": HONEST,
+        },
+    )
+    result = run_league(league, n_games=2, seed=5, progress=False, time_limit=5)
+    assert "stay" in result.students
+    for _ in range(50):  # the kernel reaps a killed namespace in a moment
+        if not _processes_naming(league.name):
+            break
+        time.sleep(0.1)
+    assert _processes_naming(league.name) == []

@@ -243,6 +243,7 @@ def _new_pid_namespace(fds: Sequence[int]) -> list[str]:
     """Become process 1 of a new PID namespace (a waiting process stays outside), if allowed,
     with a ``/proc`` of its own when a mount namespace is allowed too; the measures applied."""
     flags = _CLONE_NEWPID | (0 if os.geteuid() == 0 else _CLONE_NEWUSER)
+    league = os.getppid()
     try:
         libc = _libc()
         # Strongest first: own mounts (a /proc of its own) and no network, then fewer.
@@ -267,6 +268,22 @@ def _new_pid_namespace(fds: Sequence[int]) -> list[str]:
     for fd in fds:  # only the bot holds the pipes: its end is the parent's end of file
         os.close(fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    # The bot may clear its own death signal: when the league dies (kill -9 included), this
+    # process, which the bot cannot touch, kills it (process 1 of its namespace: all of it).
+    def end_the_bot(*_: Any) -> None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        finally:
+            os._exit(1)
+
+    signal.signal(signal.SIGTERM, end_the_bot)
+    try:
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != league:  # the league ended before the line above
+        end_the_bot()
     while True:
         try:
             _, status, usage = os.wait4(pid, 0)

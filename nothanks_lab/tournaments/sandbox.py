@@ -130,6 +130,26 @@ def _child_command(path: Path) -> list[str]:
     return [sys.executable, "-I", "-c", code, os.path.abspath(path)]
 
 
+def _children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from ``/proc``; none where it cannot be read)."""
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and fields[1] == str(pid).encode():
+            found.append(int(name))
+    return found
+
+
 def _import_what_runs_beside_bots() -> None:
     """Import now the modules this package imports lazily while bots play (the progress bar).
 
@@ -275,6 +295,14 @@ class IsolatedPolicy:
         if counter is not None:
             counter.close()
         if proc is not None:
+            # First the bot under the process that waits for it outside its PID namespace: it may
+            # have left the group (setsid) and cleared its death signal; as the namespace's
+            # process 1 it takes every process of the namespace along.
+            for pid in _children_of(proc.pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
