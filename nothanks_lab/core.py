@@ -27,6 +27,7 @@ __all__ = [
     "active_card",
     "can_pass",
     "card_points_mask",
+    "decision_facts",
     "first_broken_law",
     "is_over",
     "marginal_points",
@@ -84,6 +85,14 @@ def can_pass(s: State, g: int) -> bool:
     """Passing costs a chip, so a seat with none must take."""
     has_chips: bool = s.chips[g, s.player[g]] > 0
     return has_chips
+
+
+def decision_facts(s: State, g: int) -> tuple[int, int, int, np.ndarray, np.ndarray, int]:
+    """The public facts the seat to act in round `g` decides on, in the order a decision
+    function takes them after its kind and parameters: ``(card, pot, seat, hands, chips,
+    cards_left)``, ``hands`` and ``chips`` being round `g`'s rows (views, not copies)."""
+    cards_left: int = s.deck.shape[1] - s.turned[g] - 1
+    return active_card(s, g), s.pot[g], s.player[g], s.hands[g], s.chips[g], cards_left
 
 
 def step(s: State, g: int, take: bool) -> None:

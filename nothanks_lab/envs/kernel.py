@@ -5,8 +5,9 @@
 the agent is to act again, scores a finished round with :func:`nothanks_lab.core.score_rows`
 and deals the next one in its place (auto-reset) with :func:`nothanks_lab.deals.deal_into`, and
 writes each observation with :func:`nothanks_lab.envs.encoding.encode_into`. Nothing restates a
-rule: the moves are `core.step`, the forced take at zero chips is `core.can_pass`, exactly as
-in the simulator's playout loop (:mod:`nothanks_lab.fast.loops`). The functions are plain
+rule: the moves are `core.step`, the forced take at zero chips is `core.can_pass`, the facts an
+opponent decides on are `core.decision_facts`, exactly as in the simulator's playout loop
+(:mod:`nothanks_lab.fast.loops`). The functions are plain
 Python in the subset numba compiles; :mod:`.vector` compiles them with
 :func:`nothanks_lab.jit.jit_pure`, passing the kernel's ``decide`` as an argument.
 
@@ -35,22 +36,12 @@ def advance(
 
     Opponent row ``r`` of `kinds` / `params` sits at seat ``r`` below `seat`, ``r + 1`` above.
     """
-    n_in_play = s.deck.shape[1]
     while not core.is_over(s, g) and s.player[g] != seat:
         p = s.player[g]
         take = True  # forced when the seat has no chip to pass with
         if core.can_pass(s, g):
             r = p if p < seat else p - 1
-            take = decide(
-                kinds[r],
-                params[r],
-                core.active_card(s, g),
-                s.pot[g],
-                p,
-                s.hands[g],
-                s.chips[g],
-                n_in_play - s.turned[g] - 1,
-            )
+            take = decide(kinds[r], params[r], *core.decision_facts(s, g))
         core.step(s, g, take)
 
 

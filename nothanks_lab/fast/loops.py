@@ -77,7 +77,6 @@ def play_rounds(
 
     It allocates nothing, so it is compiled without reference counting (see `kernel_module`).
     """
-    n_in_play = s.deck.shape[1]
     for g in range(s.deck.shape[0]):
         if deal:
             deals.deal_into(key0, key1, start + g, low_card, n_cards, s.deck[g], box)
@@ -86,16 +85,7 @@ def play_rounds(
             p = s.player[g]
             take = True  # forced when the seat has no chip to pass with
             if core.can_pass(s, g):
-                take = decide(
-                    kinds[p],
-                    params[p],
-                    core.active_card(s, g),
-                    s.pot[g],
-                    p,
-                    s.hands[g],
-                    s.chips[g],
-                    n_in_play - s.turned[g] - 1,
-                )
+                take = decide(kinds[p], params[p], *core.decision_facts(s, g))
             core.step(s, g, take)
             moves += 1
         n_decisions[g] = moves
