@@ -181,3 +181,18 @@ def test_position_state_is_the_view_s_position_and_plays_each_row_s_move() -> No
     with pytest.raises(ValueError, match="no chip to pass"):
         position_state(broke, guesses, take)
     assert position_state(broke, guesses, True).turned.tolist() == [s.turned[0]] * 6
+
+
+def test_decision_facts_are_what_a_bot_s_act_passes_its_decision_function() -> None:
+    """`decision_facts` (what the compiled loops pass a decision function, from the state)
+    equals `decision_args` of the view (what a bot's ``act`` passes), at every move of a round."""
+    from nothanks_lab.bots.base import decision_args
+
+    g = nt.Game(5, seed=7)
+    rng = np.random.default_rng(7)
+    while not g.is_over:
+        view = g.view(g.current_player)
+        facts = core.decision_facts(g._state, 0)
+        args = decision_args(view)
+        assert [np.asarray(a).tolist() for a in facts] == [np.asarray(a).tolist() for a in args]
+        g.step(nt.Action.TAKE if not view.can_pass or rng.random() < 0.3 else nt.Action.PASS)
