@@ -364,6 +364,8 @@ def _moments(
         if not np.all((x >= low) & (x <= high)):
             raise ValueError(f"values must lie in [{low:g}, {high:g}]")
         var = float(np.var(x, ddof=1)) if len(x) >= 2 else math.nan
+        if len(x) >= 2 and np.ptp(x) == 0:  # all equal: no spread (not rounding's 1e-33)
+            var = 0.0
         return len(x), float(np.mean(x)), var
     iv = mean_interval(n=n, total=total, total_sq=total_sq)  # validates the sums
     mean = iv.value
@@ -372,7 +374,10 @@ def _moments(
     if iv.n < 2:
         return iv.n, min(max(mean, low), high), math.nan
     se = iv.half_width / t_quantile(iv.confidence, iv.n)
-    return iv.n, min(max(mean, low), high), se * se * iv.n
+    var = se * se * iv.n
+    if var <= 1e-12 * max(mean * mean, 1e-12):  # float sums of equal values: rounding only
+        var = 0.0
+    return iv.n, min(max(mean, low), high), var
 
 
 def _beta_ends(p: float, m: float, confidence: float) -> tuple[float, float]:
@@ -441,6 +446,8 @@ def share_interval(
         small = (float(stats.norm.ppf(0.5 + confidence / 2)) / t_quantile(confidence, units)) ** 2
         m = min(max(p * (1 - p) / (var / units) * small, float(units)), cap)
     low, high = _beta_ends(p, m, confidence)
+    if not low < high:  # m beyond what the beta quantiles resolve: what n trials allow
+        low, high = _beta_ends(p, float(units), confidence)
     return Interval(p, low, high, units, confidence)
 
 

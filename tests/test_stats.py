@@ -388,3 +388,18 @@ def test_intervals_refuse_values_they_cannot_summarise() -> None:
     with pytest.raises(ValueError, match="n must be a whole number"):
         Interval(0.5, 0.4, 0.6, -1)
     assert math.isnan(Interval(0.5, math.nan, math.nan, 1).low)  # too few units: allowed
+
+
+@pytest.mark.parametrize("value", [0.2, 1 / 3, 0.7, 0.123456789])
+@pytest.mark.parametrize("units", [2, 20, 100, 5000])
+def test_equal_shares_give_a_finite_interval_of_positive_width(value: float, units: int) -> None:
+    # Re-trial: [0.2] * 20 left a variance of rounding's 1e-33, which gave a NaN end or zero
+    # width, against "low < high for any finite sample".
+    for iv in (
+        share_interval([value] * units),
+        share_interval(n=units, total=value * units, total_sq=value * value * units),
+        share_difference_interval([value] * units),
+    ):
+        assert math.isfinite(iv.low) and math.isfinite(iv.high), iv
+        assert iv.low <= iv.value <= iv.high, iv
+        assert iv.low < iv.high, iv
