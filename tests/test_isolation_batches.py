@@ -701,3 +701,36 @@ def test_a_bot_reads_a_file_beside_it_by_a_relative_path(tmp_path: Path) -> None
         assert _first_move(folder, body) is nt.Action.TAKE
     finally:
         shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("when", ["load", "act"])
+def test_a_forged_deeply_nested_message_is_the_bots_failure_not_the_leagues(
+    tmp_path: Path, when: str
+) -> None:
+    # Re-trial: a bot found its pipe to the league up its call stack and sent b"[" * 200000;
+    # decoding it raised RecursionError in the teacher's process and ended the whole league.
+    send = (
+        "f = sys._getframe()\n"
+        "while 'outbox' not in f.f_locals:\n    f = f.f_back\n"
+        "f.f_locals['outbox'].send_bytes(b'[' * 200000)\n"
+    )
+    indent = "    " if when == "act" else ""
+    body = (
+        "import sys\n"
+        + ("" if when == "act" else send)
+        + "def act(view):\n"
+        + "".join(indent + line + "\n" for line in send.splitlines())
+        + "    return Action.TAKE\n"
+    )
+    bot = IsolatedPolicy(_bot(tmp_path, body), decision_s=5)
+    try:
+        with pytest.raises(BotProcessError):
+            bot.act(_views(1)[0])
+    finally:
+        bot.close()
+
+
+def test_a_huge_exception_message_is_cut_not_taken_for_a_forgery(tmp_path: Path) -> None:
+    text = _first_failure(tmp_path, "def act(view):\n    raise ValueError('x' * 10_000_000)\n")
+    assert text.startswith("while deciding, it raised ValueError: xxx"), text[:300]
+    assert len(text) < 5000, len(text)

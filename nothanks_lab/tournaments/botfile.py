@@ -166,7 +166,13 @@ def error_text(exc: BaseException) -> str:
         text = str(exc.msg if isinstance(exc, SyntaxError) else exc).strip()
     except Exception:
         text = _("(its message could not be shown: its __str__ failed)")
+    if len(text) > MAX_ERROR_CHARS:  # a 10 MB message would exceed what a report may hold
+        text = text[:MAX_ERROR_CHARS] + "..."
     return type(exc).__name__ + (f": {text}" if text else "")
+
+
+#: Characters of an exception's message a report keeps.
+MAX_ERROR_CHARS = 1000
 
 
 def module_of(path: Path, source: str | None = None) -> types.ModuleType:

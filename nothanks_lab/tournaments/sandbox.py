@@ -350,7 +350,7 @@ class IsolatedPolicy:
         """The child's message `data` (JSON of an object), or the bot dies: not an answer."""
         try:
             reply = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a forged message nested deep
             reply = None
         if not isinstance(reply, dict):
             self._die(_(NOT_AN_ANSWER), _("Only answer moves."))
