@@ -132,7 +132,7 @@ def _child_command(path: Path) -> list[str]:
 
 def _children_of(pid: int) -> list[int]:
     """The processes whose parent is `pid` (from ``/proc``; none where it cannot be read)."""
-    found = []
+    found: list[int] = []
     try:
         names = os.listdir("/proc")
     except OSError:
