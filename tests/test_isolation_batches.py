@@ -734,3 +734,18 @@ def test_a_huge_exception_message_is_cut_not_taken_for_a_forgery(tmp_path: Path)
     text = _first_failure(tmp_path, "def act(view):\n    raise ValueError('x' * 10_000_000)\n")
     assert text.startswith("while deciding, it raised ValueError: xxx"), text[:300]
     assert len(text) < 5000, len(text)
+
+
+def test_memory_held_in_files_is_bounded_by_the_open_file_limit(tmp_path: Path) -> None:
+    # Re-trial: 60 in-memory files of 16 MiB (memfd) held 960 MB outside the 512 MB limit;
+    # the open-file limit was 20,000. Now each process holds at most OPEN_FILES files.
+    from nothanks_lab.tournaments.child import OPEN_FILES
+
+    body = (
+        "import os\nfds = []\n"
+        "def act(view):\n    try:\n        while len(fds) < 1000:\n"
+        "            fds.append(os.memfd_create('m'))\n"
+        "    except OSError:\n        pass\n"
+        f"    return Action.TAKE if len(fds) < {OPEN_FILES} else Action.PASS\n"
+    )
+    assert _first_move(tmp_path, body) is nt.Action.TAKE

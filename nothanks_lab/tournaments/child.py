@@ -56,10 +56,13 @@ from .confine import (
 from .frames import _tuples
 from .pipes import decode_views
 
-__all__ = ["FILE_BYTES", "PROGRESS", "child_main"]
+__all__ = ["FILE_BYTES", "OPEN_FILES", "PROGRESS", "child_main"]
 
 #: Largest file a bot's process may write (``RLIMIT_FSIZE``): 16 MiB.
 FILE_BYTES = 16 * 2**20
+#: Most files a bot's process may hold open (``RLIMIT_NOFILE``): memory in files (``memfd``,
+#: its ``/tmp``) is outside its memory limit, so this bounds it too (32 x 16 MiB).
+OPEN_FILES = 32
 
 #: The shared counter of decisions a bot's process has finished (since it started): one
 #: native 8-byte signed int at offset 0.
@@ -113,6 +116,7 @@ def child_main(config: dict[str, Any]) -> None:  # pragma: no cover - runs in th
     # Files it writes (in /tmp, /dev/shm...) outlive it: at most FILE_BYTES each.
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
     _close_all_but([in_fd, out_fd, progress_fd])
+    resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))  # after: fds are few
     counter = mmap.mmap(progress_fd, PROGRESS.size)  # shared with the parent
     os.close(progress_fd)  # the mapping stays
     path = Path(config["path"])

@@ -55,6 +55,7 @@ __all__ = [
     "NOBODY",
     "SiblingFinder",
     "available",
+    "children_of",
     "confine",
     "die_with_parent",
     "global_random_seeds",
@@ -479,3 +480,23 @@ def available() -> tuple[str, ...]:
         return tuple(json.loads(out.strip().splitlines()[-1]))
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         return ()
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from ``/proc``; none where it cannot be read)."""
+    found: list[int] = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and fields[1] == str(pid).encode():
+            found.append(int(name))
+    return found

@@ -32,7 +32,7 @@ from ..validate import check_int, check_number
 from ..view import PlayerView
 from .botfile import NOT_AN_ANSWER, one_line, written_by_the_child
 from .child import PROGRESS
-from .confine import global_random_seeds
+from .confine import children_of, global_random_seeds
 from .pipes import FrameError, FrameReader, FrameWriter, encode_views
 
 __all__ = [
@@ -128,26 +128,6 @@ def _child_command(path: Path) -> list[str]:
         "runpy.run_module('nothanks_lab.tournaments.child', run_name='__main__', alter_sys=True)"
     )
     return [sys.executable, "-I", "-c", code, os.path.abspath(path)]
-
-
-def _children_of(pid: int) -> list[int]:
-    """The processes whose parent is `pid` (from ``/proc``; none where it cannot be read)."""
-    found: list[int] = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 1 and fields[1] == str(pid).encode():
-            found.append(int(name))
-    return found
 
 
 def _import_what_runs_beside_bots() -> None:
@@ -298,7 +278,7 @@ class IsolatedPolicy:
             # First the bot under the process that waits for it outside its PID namespace: it may
             # have left the group (setsid) and cleared its death signal; as the namespace's
             # process 1 it takes every process of the namespace along.
-            for pid in _children_of(proc.pid):
+            for pid in children_of(proc.pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
