@@ -212,7 +212,9 @@ def write_atomic(
 
     The bytes go to a temporary file in the same folder, flushed to disk, then renamed over
     `path` (`os.replace`, atomic on one file system). A full disk, a crash or Ctrl-C midway
-    leaves the old file (or none), never a partial one; the temporary file is removed.
+    leaves the old file (or none), never a partial one; the temporary file is removed. A file
+    written over keeps its permissions (a ``chmod 600`` bot stays private); a new one gets the
+    usual ``0o666`` less the umask.
     """
     target = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(target))
@@ -225,7 +227,7 @@ def write_atomic(
             f.write(raw)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~current_umask())
+        os.chmod(tmp, _mode_to_keep(target))
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -233,6 +235,17 @@ def write_atomic(
         except OSError:
             pass
         raise
+
+
+def _mode_to_keep(target: str) -> int:
+    """The permissions of the file at `target` if it is one; else those a new file gets."""
+    try:
+        st = os.stat(target)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
+        return stat.S_IMODE(st.st_mode)
+    return 0o666 & ~current_umask()
 
 
 def current_umask() -> int:

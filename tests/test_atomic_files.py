@@ -53,6 +53,21 @@ def test_write_atomic_replaces_whole_files(tmp_path: Path) -> None:
     assert target.read_bytes() == b"new bytes" and os.listdir(tmp_path) == ["round.json"]
 
 
+def test_a_file_written_over_keeps_its_permissions(tmp_path: Path) -> None:
+    # Re-trial: save_bot over a student's chmod 600 file left it readable by all (0644).
+    private, new = tmp_path / "ada.py", tmp_path / "new.py"
+    private.write_text("old")
+    private.chmod(0o600)
+    validate.write_atomic(private, "new")
+    validate.write_atomic(new, "new")
+    mask = validate.current_umask()
+    assert (private.stat().st_mode & 0o777, new.stat().st_mode & 0o777) == (0o600, 0o666 & ~mask)
+    from nothanks_lab.league import save_bot
+
+    save_bot(MarginalCostBot(), tmp_path, "ada")
+    assert private.stat().st_mode & 0o777 == 0o600
+
+
 def test_a_full_disk_leaves_the_old_file_and_no_temporary(tmp_path: Path, full_disk) -> None:
     target = tmp_path / "round.json"
     target.write_text("old")
