@@ -193,20 +193,28 @@ def test_a_file_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("isolate", [True, False])
 def test_a_pipe_or_a_folder_named_like_a_bot_is_a_named_rejection(
-    tmp_path: Path, isolate: bool
+    tmp_path: Path, isolate: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Re-trial: a FIFO or a folder called *.py was skipped without a word (and a FIFO read in
-    # the teacher's process would wait forever).
+    # the teacher's process would wait forever); a socket gave a bare "[Errno 6]".
+    import socket
+
     league = tmp_path / "league"
     league.mkdir()
     _write(league, {"ada": HONEST})
     os.mkfifo(league / "pipe.py")
     (league / "folder.py").mkdir()
-    result = run_league(league, n_games=2, seed=1, progress=False, time_limit=5, isolate=isolate)
+    monkeypatch.chdir(league)  # a socket's path must be short: bind it by its name
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind("sock.py")
+        result = run_league(
+            league, n_games=2, seed=1, progress=False, time_limit=5, isolate=isolate
+        )
     assert "ada" in result.students
     named = {r.name: r.problem for r in result.rejections}
-    assert set(named) == {"pipe", "folder"}, named
-    assert all("folder" in p and "pipe" in p for p in named.values()), named
+    assert set(named) == {"pipe", "folder", "sock"}, named
+    assert all("folder" in p and "socket" in p for p in named.values()), named
+    assert not any("Errno" in p for p in named.values()), named
 
 
 def test_a_file_whose_bot_class_has_another_name_is_told_which_to_rename(tmp_path: Path) -> None:

@@ -250,6 +250,11 @@ def test_screening_a_variant_deck(tmp_path: Path) -> None:
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="folder must be an existing folder"):
         collect_bots(tmp_path / "nope")
+    # An empty name ran the current folder (Path("") is Path("."), which says so itself).
+    with pytest.raises(ValueError, match=r"'\.' for the current one"):
+        collect_bots("")
+    with pytest.raises(ValueError, match=r"'\.' for the current one"):
+        run_league("", n_games=2, progress=False)
     with pytest.raises(ValueError, match="builtins must be a list"):
         collect_bots(tmp_path, builtins="marginal")
     with pytest.raises(ValueError, match="lineups must be 'gauntlet' or 'round robin'"):
@@ -503,6 +508,8 @@ def test_save_bot_refuses_bad_names_and_lambdas(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="folder must be an existing folder"):
         save_bot(act, tmp_path / "nope", "me")
+    with pytest.raises(ValueError, match=r"'\.' for the current one"):
+        save_bot(act, "", "me")
 
 
 # ------------------------------------------------------------------ the package's names

@@ -14,7 +14,7 @@ import stat
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from os import PathLike
+from os import PathLike, fspath
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +100,7 @@ def _load(path: Path, time_limit: float | None) -> StudentBot | Rejection:
     except OSError as e:
         plain, why = False, e.strerror or str(e)
     else:
-        why = _("it is not a file (a folder, a pipe or a device)")
+        why = _("it is not a file (a folder, a pipe, a socket or a device)")
     if not plain:  # read, a pipe would wait forever; a folder is no bot
         problem = _("the file cannot be read: {why}").format(why=why)
         return Rejection(name, file, "load", problem, "")
@@ -233,8 +233,11 @@ def collect_bots(
     if not isinstance(isolate, bool):
         raise ValueError(f"isolate must be True or False; got {isolate!r}")
     where = Path(folder).expanduser() if isinstance(folder, str | PathLike) else None
-    if where is None or not where.is_dir():
-        raise ValueError(f"folder must be an existing folder of bot files; got {folder!r}")
+    if where is None or not fspath(folder) or not where.is_dir():  # "" is not "."
+        raise ValueError(
+            f"folder must be an existing folder of bot files ('.' for the current one); "
+            f"got {folder!r}"
+        )
     time_limit = check_time_limit(time_limit)
     rounds = check_count(rounds, "rounds", MAX_SCREEN_ROUNDS)  # before any file is loaded
     seed = _fresh_seed(seed)

@@ -15,7 +15,7 @@ import re
 import sys
 import textwrap
 import types
-from os import PathLike
+from os import PathLike, fspath
 from pathlib import Path
 from typing import Any
 
@@ -154,8 +154,10 @@ def save_bot(bot: Any, folder: str | PathLike[str], name: str) -> Path:
             )
         bot = type(bot)  # an object: save its class
     where = Path(folder).expanduser()
-    if not where.is_dir():
-        raise ValueError(f"folder must be an existing folder; got {str(folder)!r}")
+    if not fspath(folder) or not where.is_dir():  # "" is not "." (give "." to mean here)
+        raise ValueError(
+            f"folder must be an existing folder ('.' for the current one); got {str(folder)!r}"
+        )
     path = where / f"{name}.py"
     source = _bot_source(bot, name)
     try:

@@ -95,11 +95,17 @@ def _read_plain(path: Path, max_bytes: int) -> bytes:
     hard link to a file elsewhere has one there; two names in the folder are a classmate's
     copy, which may play).
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    not_plain = f"{path.name} is not a plain file (it is a folder, a pipe, a socket or a device)"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:  # a socket cannot be opened at all (ENXIO): say what it is
+        if e.errno == errno.ENXIO:
+            raise OSError(not_plain) from None
+        raise
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a folder itself
         os.close(fd)
-        raise OSError(f"{path.name} is not a plain file (it is a folder, a pipe or a device)")
+        raise OSError(not_plain)
     with os.fdopen(fd, "rb") as f:
         if info.st_nlink != 1 and _names_in_folder(path.parent, info) < info.st_nlink:
             raise OSError(
