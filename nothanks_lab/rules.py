@@ -269,6 +269,8 @@ def _is_int(x: object) -> bool:
 
 
 def _as_hand(cards: Iterable[int]) -> list[int]:
+    if isinstance(cards, str | bytes | Mapping) or not isinstance(cards, Iterable):
+        raise ValueError(f"a hand is a list of cards (ints), such as [8, 13, 14]; got {cards!r}")
     hand = []
     # A hand holds each card of 1..MAX_CARD at most once: one item more is a card twice, so an
     # endless iterator is refused after MAX_CARD + 1 items instead of read for ever.

@@ -158,6 +158,10 @@ CASES: list[tuple[str, Callable[[], Any], str]] = [
     ("score chips -1", lambda: nt.score([3], -1), "chips"),
     ("score chips 1.5", lambda: nt.score([3], 1.5), "chips"),  # type: ignore[arg-type]
     ("card_points twice", lambda: nt.card_points([3, 3]), "hand"),
+    ("card_points None", lambda: nt.card_points(None), "a hand is a list"),  # type: ignore[arg-type]
+    ("card_points int", lambda: nt.card_points(5), "a hand is a list"),  # type: ignore[arg-type]
+    ("card_points str", lambda: nt.card_points("3 4"), "a hand is a list"),  # type: ignore[arg-type]
+    ("score dict", lambda: nt.score({3: 1}, 0), "a hand is a list"),  # type: ignore[arg-type]
     ("runs text card", lambda: nt.runs(["a"]), "hand"),  # type: ignore[list-item]
     # ------------------------------------------------------------------ hand-built views
     ("view active_card 99", lambda: pv(active_card=99), "active_card"),

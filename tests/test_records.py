@@ -205,6 +205,11 @@ TAMPERINGS: list[tuple[str, Any, str]] = [
     ("deck length", lambda d: d["deck"].pop(), r"^deck"),
     ("deck order", lambda d: d["deck"].reverse(), r"^events\[\d+\]\.card"),
     ("active card of a finished round", lambda d: d.update(active_card=3), r"^active_card"),
+    (  # re-trial: an unfinished round without its deck said "the deck contains [99]"
+        "active card outside the deck",
+        lambda d: [d.pop(k) for k in ("deck", "removed", "scores")] and d.update(active_card=99),
+        r"^active_card: 99 is outside the deck 3\.\.35",
+    ),
 ]
 
 

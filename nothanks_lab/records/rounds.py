@@ -223,6 +223,10 @@ def _replay(
     active = doc.get("active_card")
     if active is not None:
         active = _int(active, "active_card")
+        if not rules.low_card <= active <= rules.high_card:
+            raise ValueError(
+                f"active_card: {active} is outside the deck {rules.low_card}..{rules.high_card}"
+            )
     if deck_value is not None:
         deck = _cards(deck_value, rules, "deck")
         if len(deck) != rules.n_in_play:
